@@ -1,0 +1,160 @@
+"""The one small interface every game implements, and the values that cross it.
+
+A game module under `engine/games/` exposes one object satisfying `Game`. The service and the
+workers only ever talk to games through it, so adding a game touches no file outside `engine/`
+(and its move schema in `schemas/`).
+
+Conventions shared by every game:
+- A move is the JSON object a client posts (`{"type": "take", "row": 2}`); `apply` validates it
+  completely and raises `IllegalMove` for anything the rules forbid, malformed input included.
+- A fact is what an accepted move produced (a card drawn, a trick won, a seal returned). Facts
+  are frozen dataclasses (`Fact`); a fact whose fields only one seat may see names that seat in
+  `seat` and the private fields in its class attribute `hidden` (see `engine.visibility`).
+- A viewer is a seat number, `SPECTATOR` or `TABLE` (the scorekeeper, who sees everything).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from engine.scoring import Score
+from engine.shuffle import shuffle
+
+SPECTATOR = "spectator"
+TABLE = "table"
+Viewer = int | str
+
+
+class IllegalMove(Exception):
+    """A move the rules forbid: `code` is stable kebab-case, `detail` names the rule broken."""
+
+    def __init__(self, code: str, detail: str):
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+class BadSetup(ValueError):
+    """Options, player count or explicit decks that no game of this kind can be dealt from."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something an accepted move made happen, recorded in the log so a replay reads alone."""
+
+    kind: ClassVar[str] = "fact"
+    hidden: ClassVar[tuple[str, ...]] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.kind}
+        for f in dataclasses.fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        if self.hidden:
+            out["hidden"] = list(self.hidden)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class Table:
+    """What every deal of a game is made from: seat count, options, the seed and explicit decks.
+
+    The seed is secret until the game ends; it lives here so that later deals of a match can be
+    shuffled from it, and no view ever shows it.
+    """
+
+    seats: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: str = ""
+    decks: tuple[tuple[str, ...], ...] = ()
+
+    def deck(self, deal: int, canonical: tuple[str, ...]) -> tuple[str, ...]:
+        """The deck of deal `deal` (1-based), top card first: explicit if given, else shuffled."""
+        if deal <= len(self.decks):
+            return self.decks[deal - 1]
+        return tuple(shuffle(canonical, self.seed, f"deal-{deal}"))
+
+    def shuffled(self, items: tuple[Any, ...], label: str) -> tuple[Any, ...]:
+        """Any other random choice of a game, under its own documented label."""
+        return tuple(shuffle(items, self.seed, label))
+
+
+def compose_view(
+    public: dict[str, Any],
+    private: list[dict[str, Any]],
+    undealt: dict[str, Any],
+    viewer: Viewer,
+) -> dict[str, Any]:
+    """Every game's view has one shape: what all may see, plus what this viewer may see.
+
+    A seat gets its own secrets under `you` (its hand, its unrevealed choices); the table
+    gets every seat's under `private` and the undealt cards (`undealt`, e.g. the deck order);
+    a spectator gets the public part alone. The conformance test checks exactly this shape.
+    """
+    if viewer == TABLE:
+        return {**public, "private": private, **undealt}
+    if isinstance(viewer, int):
+        return {**public, "you": private[viewer]}
+    return dict(public)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: Any
+    facts: tuple[Fact, ...]
+
+
+class Game(Protocol):
+    """What a game module provides. States are frozen dataclasses the codec can round-trip."""
+
+    name: str
+    seat_counts: tuple[int, ...]
+    rules_version: str
+    lowest_wins: bool
+    state_type: type
+
+    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options with defaults filled in; BadSetup for unknown or invalid ones."""
+
+    def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The unshuffled deck of one deal, which explicit decks must be a permutation of."""
+
+    def deal(self, table: Table) -> Any:
+        """The state before the first move."""
+
+    def to_act(self, state: Any) -> tuple[int, ...]:
+        """The seats the game waits for: one, or several for a simultaneous choice."""
+
+    def round(self, state: Any) -> int:
+        """The current round, deal or hand, from 1."""
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def legal_moves(self, state: Any, seat: int) -> tuple[dict[str, Any], ...]:
+        """Every move `seat` may post now, each exactly as it would be posted."""
+
+    def apply(self, state: Any, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+        """The state after `seat` made `move` as log entry `seq`, or IllegalMove."""
+
+    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
+        """The state as `viewer` may see it: JSON-ready, holding nothing hidden from them."""
+
+    def score(self, state: Any) -> Score:
+        """The score so far with provenance; final once the game is over."""
+
+    def board(self) -> dict[str, Any] | None:
+        """The game's board as data for clients to draw, or None for games without one."""
+
+    def is_secret(self, move: Mapping[str, Any]) -> bool:
+        """Whether a submitted move is for its own seat's eyes only while the game runs
+        (a simultaneous choice, a card laid face down)."""

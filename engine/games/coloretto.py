@@ -1,0 +1,447 @@
+"""Coloretto (Michael Schacht, Abacusspiele 2002) for 3 to 5 players.
+
+Rules: shared/rules/coloretto.md and the original shared/seeds/coloretto.it.txt; setup, card
+names and moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes.md.
+
+A turn is either a draw followed by a place (two log entries), or a take. A match of several
+deals (`deals`) adds up the deals' scores; deal d is begun by seat (d-1) mod n.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.scoring import Component, Score, SeatScore
+
+COLOURS = ("blue", "brown", "grey", "green", "orange", "pink", "yellow")
+PLUS_TWO = "+2"
+JOKER = "joker"
+LAST_ROUND = "last-round"
+_CANONICAL = (*(c for c in COLOURS for _ in range(9)), *[PLUS_TWO] * 10, *[JOKER] * 3)
+_BENEATH_LAST_ROUND = 15
+_ROW_SIZE = 3
+_TABLE_POINTS = (0, 1, 3, 6, 10, 15, 21)
+_POSITIVE_COLOURS = 3
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card on the table or collected, with the log entries that brought it there."""
+
+    name: str
+    events: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    table: Table
+    deal: int
+    removed: str | None
+    deck: tuple[str, ...]
+    rows: tuple[tuple[Card, ...], ...]
+    taken_by: tuple[int | None, ...]
+    collected: tuple[tuple[Card, ...], ...]
+    turn: int
+    drawn: Card | None
+    last_round: bool
+    earlier_deals: tuple[tuple[tuple[Card, ...], ...], ...]
+    over: bool
+
+
+@dataclass(frozen=True)
+class Drew(Fact):
+    kind = "drew"
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
+class LastRoundDrawn(Fact):
+    kind = "last-round-drawn"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Placed(Fact):
+    kind = "placed"
+    seat: int
+    row: int
+    card: str
+
+
+@dataclass(frozen=True)
+class Took(Fact):
+    kind = "took"
+    seat: int
+    row: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundEnded(Fact):
+    kind = "round-ended"
+    next_seat: int
+
+
+@dataclass(frozen=True)
+class DealEnded(Fact):
+    kind = "deal-ended"
+    deal: int
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DealStarted(Fact):
+    kind = "deal-started"
+    deal: int
+    starting_cards: tuple[str, ...]
+    first_seat: int
+
+
+class Coloretto:
+    name = "coloretto"
+    seat_counts = (3, 4, 5)
+    rules_version = "coloretto/1"
+    lowest_wins = False
+    state_type = State
+
+    # -- setting up ---------------------------------------------------------------------
+
+    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"removed_color", "deals"}
+        if unknown:
+            raise BadSetup(f"coloretto has no option {sorted(unknown)[0]!r}")
+        deals = options.get("deals", 1)
+        if not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= 20:
+            raise BadSetup("deals must be a whole number from 1 to 20")
+        removed = options.get("removed_color")
+        if removed is not None and seats != 3:
+            raise BadSetup("removed_color is for three players only")
+        if removed is not None and removed not in COLOURS:
+            raise BadSetup(f"removed_color must be one of {', '.join(COLOURS)}")
+        return {"deals": deals, "removed_color": removed}
+
+    def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return _CANONICAL
+
+    def deal(self, table: Table) -> State:
+        removed = None
+        if table.seats == 3:
+            removed = table.options.get("removed_color") or table.shuffled(
+                COLOURS, "removed-color"
+            )[0]
+        empty = State(
+            table=table,
+            deal=0,
+            removed=removed,
+            deck=(),
+            rows=(),
+            taken_by=(),
+            collected=(),
+            turn=0,
+            drawn=None,
+            last_round=False,
+            earlier_deals=(),
+            over=False,
+        )
+        return _start_deal(empty, 1, seq=1)[0]
+
+    # -- whose turn, what is legal ------------------------------------------------------
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return () if state.over else (state.turn,)
+
+    def round(self, state: State) -> int:
+        return state.deal
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
+        if state.over or seat != state.turn:
+            return ()
+        open_rows = _open_rows(state)
+        if state.drawn is not None:
+            return tuple(
+                {"type": "place", "row": r} for r in open_rows if len(state.rows[r]) < _ROW_SIZE
+            )
+        moves: list[dict[str, Any]] = []
+        if any(len(state.rows[r]) < _ROW_SIZE for r in open_rows):
+            moves.append({"type": "draw"})
+        moves += [{"type": "take", "row": r} for r in open_rows if state.rows[r]]
+        return tuple(moves)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+        if state.over:
+            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+        if seat != state.turn:
+            raise IllegalMove(
+                "not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s"
+            )
+        kind = move.get("type")
+        if kind == "draw":
+            return _draw(state, seat, seq)
+        if kind == "place":
+            return _place(state, seat, _row(state, move), seq)
+        if kind == "take":
+            return _take(state, seat, _row(state, move), seq)
+        raise IllegalMove("unknown-move", f"coloretto has no move of type {kind!r}")
+
+    def board(self) -> None:
+        return None
+
+    def is_secret(self, move: Mapping[str, Any]) -> bool:
+        return False
+
+    # -- what each viewer sees, and the score --------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        seen: dict[str, Any] = {
+            "deal": state.deal,
+            "deals": state.table.options.get("deals", 1),
+            "removed_color": state.removed,
+            "turn": None if state.over else state.turn,
+            "drawn": state.drawn.name if state.drawn else None,
+            "rows": [
+                {"row": r, "cards": [c.name for c in cards], "taken_by": state.taken_by[r]}
+                for r, cards in enumerate(state.rows)
+            ],
+            "collected": [_tally(cards) for cards in state.collected],
+            "deck_size": len(state.deck),
+            "last_round": state.last_round,
+            "over": state.over,
+        }
+        private: list[dict[str, Any]] = [{} for _ in range(state.table.seats)]
+        return compose_view(seen, private, {"deck": list(state.deck)}, viewer)
+
+    def score(self, state: State) -> Score:
+        deals = list(state.earlier_deals)
+        if not state.over:
+            deals.append(state.collected)
+        per_seat: list[list[Component]] = [[] for _ in range(state.table.seats)]
+        for number, collections in enumerate(deals, start=1):
+            for seat, cards in enumerate(collections):
+                per_seat[seat] += score_collection(cards, number, _colours_in_play(state))
+        return Score(
+            final=state.over,
+            rounds=len(deals),
+            seats=tuple(SeatScore(s, tuple(c)) for s, c in enumerate(per_seat)),
+            lowest_wins=False,
+        )
+
+
+GAME = Coloretto()
+
+
+# -- setting up a deal --------------------------------------------------------------------
+
+
+def _colours_in_play(state: State) -> tuple[str, ...]:
+    return tuple(c for c in COLOURS if c != state.removed)
+
+
+def _start_deal(state: State, number: int, seq: int) -> tuple[State, DealStarted]:
+    seats = state.table.seats
+    deck = [c for c in state.table.deck(number, _CANONICAL) if c != state.removed]
+    starting: list[str] = []
+    for _ in range(seats):
+        index = next(i for i, c in enumerate(deck) if c in COLOURS and c not in starting)
+        starting.append(deck.pop(index))
+    deck[len(deck) - _BENEATH_LAST_ROUND : len(deck) - _BENEATH_LAST_ROUND] = [LAST_ROUND]
+    first = (number - 1) % seats
+    dealt = replace(
+        state,
+        deal=number,
+        deck=tuple(deck),
+        rows=((),) * seats,
+        taken_by=(None,) * seats,
+        collected=tuple((Card(c, (seq,)),) for c in starting),
+        turn=first,
+        drawn=None,
+        last_round=False,
+    )
+    return dealt, DealStarted(number, tuple(starting), first)
+
+
+# -- the three moves -----------------------------------------------------------------------
+
+
+def _row(state: State, move: Mapping[str, Any]) -> int:
+    row = move.get("row")
+    if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < len(state.rows):
+        raise IllegalMove(
+            "no-such-row", f"there are rows 0 to {len(state.rows) - 1}; {row!r} is not one"
+        )
+    if state.taken_by[row] is not None:
+        raise IllegalMove(
+            "row-taken", f"row {row} was taken by seat {state.taken_by[row]} this round"
+        )
+    return row
+
+
+def _open_rows(state: State) -> list[int]:
+    return [r for r, owner in enumerate(state.taken_by) if owner is None]
+
+
+def _draw(state: State, seat: int, seq: int) -> Outcome:
+    if state.drawn is not None:
+        raise IllegalMove(
+            "must-place", f"you drew {state.drawn.name}: place it on a row before anything else"
+        )
+    if all(len(state.rows[r]) >= _ROW_SIZE for r in _open_rows(state)):
+        raise IllegalMove(
+            "rows-full", "every row left has 3 cards: you may only take a row"
+        )
+    facts: list[Fact] = []
+    deck = state.deck
+    if deck[0] == LAST_ROUND:
+        # The last-round card is set aside and its drawer draws again at once.
+        facts.append(LastRoundDrawn(seat))
+        deck = deck[1:]
+        state = replace(state, last_round=True)
+    facts.append(Drew(seat, deck[0]))
+    return Outcome(replace(state, deck=deck[1:], drawn=Card(deck[0], (seq,))), tuple(facts))
+
+
+def _place(state: State, seat: int, row: int, seq: int) -> Outcome:
+    if state.drawn is None:
+        raise IllegalMove("draw-first", "draw a card before placing one")
+    if len(state.rows[row]) >= _ROW_SIZE:
+        raise IllegalMove("row-full", f"row {row} already holds 3 cards")
+    card = Card(state.drawn.name, (*state.drawn.events, seq))
+    rows = _with(state.rows, row, (*state.rows[row], card))
+    placed = replace(state, rows=rows, drawn=None, turn=_next_seat(state.taken_by, seat))
+    return Outcome(placed, (Placed(seat, row, card.name),))
+
+
+def _take(state: State, seat: int, row: int, seq: int) -> Outcome:
+    if state.drawn is not None:
+        raise IllegalMove(
+            "must-place", f"you drew {state.drawn.name}: place it on a row before anything else"
+        )
+    if not state.rows[row]:
+        raise IllegalMove("row-empty", f"row {row} holds no card: only a row with cards is taken")
+    taken = tuple(Card(c.name, (*c.events, seq)) for c in state.rows[row])
+    state = replace(
+        state,
+        rows=_with(state.rows, row, ()),
+        taken_by=_with(state.taken_by, row, seat),
+        collected=_with(state.collected, seat, state.collected[seat] + taken),
+    )
+    facts: list[Fact] = [Took(seat, row, tuple(c.name for c in taken))]
+    if any(owner is None for owner in state.taken_by):
+        return Outcome(replace(state, turn=_next_seat(state.taken_by, seat)), tuple(facts))
+    if not state.last_round:
+        facts.append(RoundEnded(seat))
+        fresh = replace(state, taken_by=(None,) * len(state.rows), turn=seat)
+        return Outcome(fresh, tuple(facts))
+    return _end_deal(state, seq, facts)
+
+
+def _end_deal(state: State, seq: int, facts: list[Fact]) -> Outcome:
+    totals = tuple(
+        sum(c.points for c in score_collection(cards, state.deal, _colours_in_play(state)))
+        for cards in state.collected
+    )
+    facts.append(DealEnded(state.deal, totals))
+    state = replace(state, earlier_deals=(*state.earlier_deals, state.collected))
+    if state.deal >= state.table.options.get("deals", 1):
+        return Outcome(replace(state, over=True), tuple(facts))
+    state, started = _start_deal(state, state.deal + 1, seq)
+    return Outcome(state, (*facts, started))
+
+
+def _next_seat(taken_by: tuple[int | None, ...], seat: int) -> int:
+    """The next seat clockwise that has not taken a row this round (or `seat` itself)."""
+    out = set(taken_by) - {None}
+    seats = len(taken_by)
+    return next(
+        (s for s in ((seat + k) % seats for k in range(1, seats + 1)) if s not in out), seat
+    )
+
+
+def _with(items: tuple, index: int, value: Any) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _tally(cards: tuple[Card, ...]) -> dict[str, int]:
+    names = [c.name for c in cards]
+    return {name: names.count(name) for name in (*COLOURS, PLUS_TWO, JOKER) if name in names}
+
+
+# -- scoring --------------------------------------------------------------------------------
+
+
+def colour_points(count: int) -> int:
+    """1/3/6/10/15/21 for 1..6 cards; more than six earn nothing more."""
+    return _TABLE_POINTS[min(count, len(_TABLE_POINTS) - 1)]
+
+
+def best_assignment(
+    counts: Mapping[str, int], jokers: int, colours: tuple[str, ...]
+) -> tuple[dict[str, int], frozenset[str]]:
+    """The joker colours and positive colours that give the highest score.
+
+    Every assignment of the jokers is tried (at most 7^3 / 3! multisets); the three colours
+    worth most count positive. Ties keep the first assignment in colour order, so the choice
+    shown in a breakdown is stable.
+    """
+    best: tuple[int, dict[str, int], frozenset[str]] | None = None
+    for extra in itertools.combinations_with_replacement(colours, jokers):
+        assigned = {c: extra.count(c) for c in colours if extra.count(c)}
+        totals = {c: counts.get(c, 0) + assigned.get(c, 0) for c in colours}
+        held = sorted((c for c in colours if totals[c]), key=lambda c: -colour_points(totals[c]))
+        positive = frozenset(held[:_POSITIVE_COLOURS])
+        points = sum(
+            colour_points(totals[c]) * (1 if c in positive else -1) for c in held
+        )
+        if best is None or points > best[0]:
+            best = (points, assigned, positive)
+    assert best is not None
+    return best[1], best[2]
+
+
+def score_collection(cards: tuple[Card, ...], deal: int, colours: tuple[str, ...]) -> list[Component]:
+    """One seat's components for one deal, jokers placed where they score best."""
+    counts = {c: sum(card.name == c for card in cards) for c in colours}
+    jokers = [card for card in cards if card.name == JOKER]
+    assigned, positive = best_assignment(counts, len(jokers), colours)
+    joker_pool = list(jokers)
+    components = []
+    for colour in colours:
+        own = [card for card in cards if card.name == colour]
+        added = [joker_pool.pop(0) for _ in range(assigned.get(colour, 0))]
+        n = len(own) + len(added)
+        if not n:
+            continue
+        sign = 1 if colour in positive else -1
+        points = sign * colour_points(n)
+        made_of = f" ({len(own)} + {len(added)} joker{'s' * (len(added) > 1)})" if added else ""
+        counted = "positive" if sign > 0 else "negative"
+        components.append(
+            Component(
+                label=colour,
+                detail=f"{n} card{'s' * (n != 1)}{made_of}, counted {counted}: {points}",
+                points=points,
+                round=deal,
+                events=tuple(e for card in own + added for e in card.events),
+            )
+        )
+    bonus = [card for card in cards if card.name == PLUS_TWO]
+    if bonus:
+        components.append(
+            Component(
+                label=PLUS_TWO,
+                detail=f"{len(bonus)} card{'s' * (len(bonus) != 1)} worth 2 each: {2 * len(bonus)}",
+                points=2 * len(bonus),
+                round=deal,
+                events=tuple(e for card in bonus for e in card.events),
+            )
+        )
+    return components

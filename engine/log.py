@@ -1,0 +1,134 @@
+"""The game log as data: entry kinds, the hash chain, and folding a log into game states.
+
+A log is a list of entries numbered 1, 2, ... with no gap:
+- `game-created` (always entry 1): game, players, options, rules version, seed commitment;
+- `move-submitted`: a seat's move as posted, judged later;
+- `move-accepted` / `move-rejected`: the verdict on submission `of`, with its effects or the
+  rule it broke, appended by a worker in submission order;
+- `game-finished`: the seed (and explicit decks) revealed, after the last verdict.
+
+The state "right after entry N" is the deal with every submission applied whose acceptance
+appears at or before N. This module is pure: the store and the workers feed it entries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.game import Game, IllegalMove, Table
+
+GENESIS = "0" * 64
+CREATED = "game-created"
+SUBMITTED = "move-submitted"
+ACCEPTED = "move-accepted"
+REJECTED = "move-rejected"
+FINISHED = "game-finished"
+
+
+def canonical(entry: Mapping[str, Any]) -> bytes:
+    """Keys sorted, no whitespace, UTF-8: the bytes that are hashed and stored."""
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def chain_hash(previous: str, entry: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in entry.items() if k != "hash"}
+    return hashlib.sha256(previous.encode() + canonical(body)).hexdigest()
+
+
+def chain(previous: str, entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`entries` with their `hash` fields set, continuing the chain from `previous`."""
+    out = []
+    for entry in entries:
+        entry = {**entry, "hash": chain_hash(previous, entry)}
+        previous = entry["hash"]
+        out.append(entry)
+    return out
+
+
+def broken_links(entries: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The seqs whose hash or numbering does not follow from the entries before them."""
+    broken, previous = [], GENESIS
+    for expected_seq, entry in enumerate(entries, start=1):
+        if entry.get("seq") != expected_seq or entry.get("hash") != chain_hash(previous, entry):
+            broken.append(expected_seq)
+        previous = entry.get("hash", "")
+    return broken
+
+
+def seed_commitment(seed: str) -> str:
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def decks_commitment(decks: Sequence[Sequence[str]]) -> str | None:
+    return hashlib.sha256(canonical({"decks": decks})).hexdigest() if decks else None
+
+
+def table_of(created: Mapping[str, Any], seed: str, decks: Sequence[Sequence[str]]) -> Table:
+    return Table(
+        seats=len(created["players"]),
+        options=created["options"],
+        seed=seed,
+        decks=tuple(tuple(d) for d in decks),
+    )
+
+
+def verdict(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """Judge one submission against `state`: the next state and the verdict entry's body."""
+    seat, seq = submission["seat"], submission["seq"]
+    try:
+        if game.is_over(state):
+            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+        outcome = game.apply(state, seat, submission["move"], seq)
+    except IllegalMove as broken:
+        return state, {
+            "type": REJECTED,
+            "of": seq,
+            "seat": seat,
+            "code": broken.code,
+            "detail": broken.detail,
+            "hidden": ["code", "detail"],
+        }
+    effects = [fact.to_json() for fact in outcome.facts]
+    return outcome.state, {"type": ACCEPTED, "of": seq, "seat": seat, "effects": effects}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One entry folded: the state right after it, and the verdict it recomputed, if any."""
+
+    entry: Mapping[str, Any]
+    state: Any
+    recomputed: dict[str, Any] | None = None
+
+
+def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Iterator[Step]:
+    """Walk a log, judging every submission afresh and applying it when the log accepts it.
+
+    A submission's verdict is recomputed when the submission is met; the state moves on only
+    when the log's own verdict entry appears, so states line up with the log's numbering.
+    """
+    state = game.deal(table)
+    judged: dict[int, tuple[Any, dict[str, Any]]] = {}
+    pending_state = state
+    for entry in entries:
+        kind = entry["type"]
+        recomputed = None
+        if kind == SUBMITTED:
+            pending_state, recomputed = verdict(game, pending_state, entry)
+            judged[entry["seq"]] = (pending_state, recomputed)
+        elif kind == ACCEPTED and entry["of"] in judged:
+            state = judged.pop(entry["of"])[0]
+        elif kind == REJECTED:
+            judged.pop(entry["of"], None)
+        yield Step(entry, state, recomputed)
+
+
+def state_at(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Any:
+    state = game.deal(table)
+    for step in fold(game, table, entries):
+        state = step.state
+    return state

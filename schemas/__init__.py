@@ -1,0 +1,1 @@
+"""marshmallow schemas of the HTTP API: request bodies, answers, and each game's moves."""

@@ -1,0 +1,20 @@
+"""Coloretto moves (CONTRACT.md section 9): draw, place on a row, take a row."""
+
+from schemas.moves.common import Move, move_type, index
+
+
+class Draw(Move):
+    type = move_type("draw")
+
+
+class Place(Move):
+    type = move_type("place")
+    row = index()
+
+
+class Take(Move):
+    type = move_type("take")
+    row = index()
+
+
+MOVE_SCHEMAS = {"draw": Draw, "place": Place, "take": Take}
