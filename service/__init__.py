@@ -1,0 +1,43 @@
+"""The tablelog HTTP API: a thin Flask layer over the log store and the rules engine.
+
+`create_app()` builds everything; nothing connects at import time. Configuration comes from
+defaults, then `test_config`, then the environment (REDIS_URL, and TABLELOG_* for the rest).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import orjson
+import redis
+from flask import Flask
+from flask.json.provider import JSONProvider
+
+from service import audits, games, meta, moves, problems
+from workers.store import Store
+
+
+class OrjsonProvider(JSONProvider):
+    """orjson: several times faster than the standard library on every answer."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return orjson.dumps(obj).decode()
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return orjson.loads(s)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.json = OrjsonProvider(app)
+    app.config.from_mapping(REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    if test_config:
+        app.config.from_mapping(test_config)
+    app.config.from_prefixed_env("TABLELOG")
+    client = redis.Redis.from_url(app.config["REDIS_URL"], health_check_interval=30)
+    app.extensions["store"] = Store(client)
+    problems.register(app)
+    for blueprint in (games.bp, moves.bp, audits.bp, meta.bp):
+        app.register_blueprint(blueprint)
+    return app

@@ -1,0 +1,411 @@
+"""What the API does, as plain functions the thin views in `service/` call one at a time.
+
+Each takes the store, the caller and loaded input, and returns an answer body (or raises a
+Problem). Nothing here knows Flask beyond the Problem it raises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections import Counter
+from typing import Any
+
+import orjson
+
+from engine import codec, log
+from engine.game import TABLE, BadSetup, Game, Table
+from engine.games import GAMES
+from engine.visibility import redact
+from schemas.moves import MOVES
+from service.auth import Caller
+from service.problems import Problem
+from workers import queue
+from workers.audit import report
+from workers.store import Store, now
+from workers.validation import projection
+
+
+def game_of(store: Store, game_id: str) -> tuple[dict[str, Any], Game]:
+    meta = store.meta(game_id)
+    if meta is None:
+        raise Problem(404, "game-not-found", f"there is no game {game_id!r}")
+    return meta, GAMES[meta["game"]]
+
+
+def is_finished(store: Store, game_id: str) -> bool:
+    return store.projection(game_id, "status")["status"] == "finished"
+
+
+# -- creating and listing ---------------------------------------------------------------------
+
+
+def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+    game = GAMES[body["game"]]
+    players = body["players"]
+    if len(players) not in game.seat_counts:
+        counts = ", ".join(map(str, game.seat_counts))
+        raise Problem(400, "bad-player-count", f"{game.name} is for {counts} players")
+    try:
+        options = game.options(len(players), body["options"])
+    except BadSetup as bad:
+        raise Problem(400, "bad-options", str(bad)) from None
+    seed = body.get("seed") or secrets.token_hex(32)
+    decks = body.get("decks") or ([body["deck"]] if body.get("deck") else [])
+    _check_decks(game.canonical_deck(len(players), options), decks)
+    state = game.deal(Table(len(players), options, seed, tuple(map(tuple, decks))))
+    game_id = secrets.token_urlsafe(9)
+    tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
+    table_token = secrets.token_urlsafe(24)
+    created = {
+        "type": log.CREATED,
+        "at": now(),
+        "game": game.name,
+        "players": players,
+        "options": options,
+        "rules_version": game.rules_version,
+        "seed_commitment": log.seed_commitment(seed),
+        "decks_commitment": log.decks_commitment(decks),
+    }
+    store.create(
+        game_id,
+        created,
+        {"seed": seed, "decks": decks},
+        {**tokens, table_token: TABLE},
+        projection(game, players, state, 0),
+    )
+    return {
+        "id": game_id,
+        "game": game.name,
+        "players": players,
+        "options": options,
+        "seats": [
+            {"seat": int(seat), "name": players[int(seat)], "token": token}
+            for token, seat in tokens.items()
+        ],
+        "table_token": table_token,
+        "seed_commitment": created["seed_commitment"],
+        "version": 1,
+    }
+
+
+def _check_decks(canonical: tuple[str, ...], decks: list[list[str]]) -> None:
+    want = Counter(canonical)
+    for number, deck in enumerate(decks, start=1):
+        got = Counter(deck)
+        if got == want:
+            continue
+        missing = sorted((want - got).elements())[:5]
+        extra = sorted((got - want).elements())[:5]
+        raise Problem(
+            400,
+            "bad-deck",
+            f"deck {number} must be a permutation of the {len(canonical)} cards of the game"
+            f" (it has {len(deck)}; missing {missing or 'none'}, unexpected {extra or 'none'})",
+        )
+
+
+def summary(store: Store, game_id: str) -> dict[str, Any]:
+    meta, _ = game_of(store, game_id)
+    proj = store.projection(game_id, "status", "to_act", "round")
+    finished = proj["status"] == "finished"
+    return {
+        "id": game_id,
+        "game": meta["game"],
+        "players": meta["players"],
+        "options": meta["options"],
+        "status": proj["status"],
+        "version": meta["version"],
+        "to_act": orjson.loads(proj["to_act"]),
+        "round": int(proj["round"]),
+        "seed_commitment": meta["seed_commitment"],
+        "seed": store.secret(game_id)[0] if finished else None,
+        "created_at": meta["created_at"],
+    }
+
+
+def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
+    """Oldest first; `next` is an opaque cursor to pass back for the following page."""
+    start = float(query["cursor"]) if query.get("cursor") else 0.0
+    found: list[dict[str, Any]] = []
+    cursor: str | None = None
+    while len(found) < query["limit"]:
+        batch = store.game_ids(start, 200)
+        if not batch:
+            cursor = None
+            break
+        for (game_id, created), meta in zip(batch, store.metas([g for g, _ in batch])):
+            cursor = repr(created + 1e-6)
+            if meta is not None and _matches(meta, query):
+                found.append(_listed(game_id, meta))
+                if len(found) == query["limit"]:
+                    break
+        start = float(cursor)
+    return {"games": found, "next": cursor if len(found) == query["limit"] else None}
+
+
+def _matches(meta: dict[str, Any], query: dict[str, Any]) -> bool:
+    return (
+        query.get("game") in (None, meta["game"])
+        and query.get("status") in (None, meta["status"])
+        and (query.get("player") is None or query["player"] in meta["players"])
+    )
+
+
+def _listed(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": game_id,
+        "game": meta["game"],
+        "players": meta["players"],
+        "options": meta["options"],
+        "status": meta["status"],
+        "version": int(meta["version"]),
+        "seed_commitment": meta["seed_commitment"],
+        "created_at": meta["created_at"],
+    }
+
+
+# -- moves and verdicts -----------------------------------------------------------------------
+
+
+def submit(
+    store: Store,
+    game_id: str,
+    caller: Caller,
+    body: dict[str, Any],
+    idempotency_key: str | None,
+    wait: float,
+) -> tuple[int, dict[str, Any]]:
+    meta, game = game_of(store, game_id)
+    seat = caller.acting_seat(body.get("seat"), len(meta["players"]))
+    move = _well_formed(game.name, body["move"])
+    if is_finished(store, game_id):
+        raise Problem(409, "game-finished", "the game is over: no more moves are taken")
+    entry: dict[str, Any] = {"type": log.SUBMITTED, "seat": seat, "move": move}
+    if game.is_secret(move):
+        entry["hidden"] = ["move"]
+    body_hash = hashlib.sha256(
+        log.canonical({"seat": seat, "move": move, "v": body.get("expected_version")})
+    ).hexdigest()
+    appended = store.append(
+        game_id,
+        [entry],
+        expected_version=body.get("expected_version"),
+        idempotency=(idempotency_key, body_hash) if idempotency_key else None,
+        submission=True,
+    )
+    if appended.outcome == "conflict":
+        raise Problem(
+            409,
+            "version-conflict",
+            f"the log is at version {appended.version}, not {body['expected_version']}",
+            version=appended.version,
+        )
+    if appended.outcome == "idempotent" and appended.body_hash != body_hash:
+        raise Problem(
+            422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
+        )
+    if appended.outcome == "ok" and store.mark_dirty(game_id):
+        queue.enqueue_drain(store.redis)
+    return verdict(store, game_id, caller, appended.seq, wait)
+
+
+def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
+    schemas = MOVES[game]
+    kind = move.get("type")
+    if kind not in schemas:
+        raise Problem(
+            400,
+            "invalid-move",
+            f"{game} has no move of type {kind!r}; its moves are {', '.join(sorted(schemas))}",
+        )
+    errors = schemas[kind]().validate(move)
+    if errors:
+        raise Problem(400, "invalid-move", f"this {kind} move is malformed", errors=errors)
+    return move
+
+
+def verdict(
+    store: Store, game_id: str, caller: Caller, seq: int, wait: float = 0
+) -> tuple[int, dict[str, Any]]:
+    """The verdict on submission `seq`, waiting up to `wait` seconds for it (no polling)."""
+    found = _verdict_entry(store, game_id, seq, wait)
+    if found is None:
+        return 202, {"seq": seq, "status": "pending"}
+    shown = redact(found, caller.viewer, is_finished(store, game_id))
+    accepted = found["type"] == log.ACCEPTED
+    answer = {
+        "seq": seq,
+        "status": "accepted" if accepted else "rejected",
+        "version": found["seq"],
+        "code": shown.get("code"),
+        "detail": shown.get("detail"),
+        "effects": shown.get("effects"),
+    }
+    return (201 if accepted else 422), answer
+
+
+def _verdict_entry(store: Store, game_id: str, seq: int, wait: float) -> dict[str, Any] | None:
+    deadline = time.monotonic() + wait
+    while True:
+        version = store.meta(game_id)["version"]
+        found = store.verdict_entry(game_id, seq)
+        left = deadline - time.monotonic()
+        if found is not None or left <= 0:
+            return found
+        store.wait_for_entries(game_id, version, max(1, int(left * 1000)))
+
+
+def lookup(store: Store, game_id: str, caller: Caller, seq: int) -> dict[str, Any]:
+    meta, _ = game_of(store, game_id)
+    entries = store.entries(game_id, after=seq - 1, upto=seq) if 1 <= seq <= meta["version"] else []
+    if not entries or entries[0]["type"] != log.SUBMITTED:
+        raise Problem(404, "no-such-submission", f"log entry {seq} is not a submitted move")
+    return verdict(store, game_id, caller, seq)[1]
+
+
+# -- reading the game --------------------------------------------------------------------------
+
+
+def _rebuilt(store: Store, game_id: str, game: Game, meta: dict[str, Any], upto: int | None):
+    entries = store.entries(game_id, upto=upto)
+    seed, decks = store.secret(game_id)
+    return entries, log.state_at(game, log.table_of(meta, seed, decks), entries)
+
+
+def state(store: Store, game_id: str, caller: Caller, at: int | None) -> bytes:
+    meta, game = game_of(store, game_id)
+    finished = is_finished(store, game_id)
+    viewer = TABLE if finished else caller.viewer
+    if at is None:
+        version, view = store.view(game_id, str(viewer))
+        proj = store.projection(game_id, "status", "to_act", "round")
+        return b"".join([
+            b'{"version":', str(version).encode(),
+            b',"status":', orjson.dumps(proj["status"]),
+            b',"round":', proj["round"].encode(),
+            b',"to_act":', proj["to_act"].encode(),
+            b',"state":', view, b"}",
+        ])
+    _check_at(meta, at)
+    _, then = _rebuilt(store, game_id, game, meta, at)
+    over = game.is_over(then)
+    return orjson.dumps({
+        "version": at,
+        "status": "finished" if over else "in-progress",
+        "round": game.round(then),
+        "to_act": list(game.to_act(then)),
+        "state": game.view(then, viewer),
+    })
+
+
+def _check_at(meta: dict[str, Any], at: int) -> None:
+    if at > meta["version"]:
+        raise Problem(404, "no-such-version", f"the log has {meta['version']} entries, not {at}")
+
+
+def legal_moves(store: Store, game_id: str, caller: Caller) -> dict[str, Any]:
+    meta, game = game_of(store, game_id)
+    saved = store.projection(game_id, "at", "state")
+    now_state = _decode_state(game, saved["state"])
+    seats = range(len(meta["players"])) if caller.is_table else (
+        [caller.seat] if caller.seat is not None else []
+    )
+    moves = [{"seat": s, "move": m} for s in seats for m in game.legal_moves(now_state, s)]
+    return {"version": int(saved["at"]), "moves": moves}
+
+
+def _decode_state(game: Game, text: str) -> Any:
+    return codec.decode(game.state_type, orjson.loads(text))
+
+
+def score(store: Store, game_id: str, at: int | None) -> bytes:
+    meta, game = game_of(store, game_id)
+    if at is None:
+        return store.projection(game_id, "score")["score"].encode()
+    _check_at(meta, at)
+    _, then = _rebuilt(store, game_id, game, meta, at)
+    return orjson.dumps(game.score(then).to_json(meta["players"]))
+
+
+def events(
+    store: Store, game_id: str, caller: Caller, after: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    game_of(store, game_id)
+    finished = is_finished(store, game_id)
+    found = [redact(e, caller.viewer, finished) for e in store.entries(game_id, after, limit=limit)]
+    return found, (found[-1]["seq"] if found else after)
+
+
+def replay_document(store: Store, game_id: str, caller: Caller) -> dict[str, Any]:
+    meta, game = game_of(store, game_id)
+    finished = is_finished(store, game_id)
+    entries, final = _rebuilt(store, game_id, game, meta, None)
+    seed, decks = store.secret(game_id)
+    table = log.table_of(meta, seed, decks)
+    canonical = game.canonical_deck(table.seats, table.options)
+    dealt = [list(table.deck(r, canonical)) for r in range(1, game.round(final) + 1)]
+    created = entries[0]
+    return {
+        "format": "tablelog-replay/1",
+        "id": game_id,
+        "game": meta["game"],
+        "players": meta["players"],
+        "options": meta["options"],
+        "rules_version": created["rules_version"],
+        "status": "finished" if finished else "in-progress",
+        "version": meta["version"],
+        "seed_commitment": meta["seed_commitment"],
+        "seed": seed if finished else None,
+        "deal": {"decks": dealt} if finished or caller.is_table else None,
+        "entries": [redact(e, caller.viewer, finished) for e in entries],
+        "score": game.score(final).to_json(meta["players"]),
+    }
+
+
+# -- audits ----------------------------------------------------------------------------------
+
+
+def request_audit(
+    store: Store, game_id: str, caller: Caller, claimed: dict[str, int], wait: float
+) -> tuple[int, dict[str, Any]]:
+    meta, _ = game_of(store, game_id)
+    for seat in claimed:
+        if int(seat) >= len(meta["players"]):
+            raise Problem(400, "no-such-seat", f"this game has seats 0 to {len(meta['players']) - 1}")
+    number = store.new_audit(game_id, claimed)
+    queue.enqueue_audit(store.redis, game_id, number)
+    return audit_report(store, game_id, caller, number, wait)
+
+
+def audit_report(
+    store: Store, game_id: str, caller: Caller, number: int, wait: float = 0
+) -> tuple[int, dict[str, Any]]:
+    game_of(store, game_id)
+    found = store.audit(game_id, number, wait)
+    if found is None:
+        raise Problem(404, "no-such-audit", f"game {game_id} has no audit {number}")
+    link = {"self": f"/v1/games/{game_id}/audits/{number}"}
+    if found.get("status") != "done":
+        return 202, {**found, "links": link}
+    shown = redact(found, caller.viewer, is_finished(store, game_id))
+    return 200, {**shown, "links": link}
+
+
+def verify(document: dict[str, Any]) -> dict[str, Any]:
+    """Check an uploaded replay document offline: the audit report, no stored game needed."""
+    entries = document["entries"]
+    seed = document.get("seed")
+    if seed is not None:
+        revealed = [e for e in entries if e.get("type") == log.FINISHED]
+        decks = revealed[-1].get("decks") if revealed else []
+    else:
+        decks = (document.get("deal") or {}).get("decks") or []
+    stored = {"at": len(entries), "score": document["score"]} if document.get("score") else None
+    try:
+        return report(entries, seed, decks, stored)
+    except (KeyError, TypeError, ValueError, IndexError) as broken:
+        raise Problem(
+            400, "malformed-replay", f"the replay document cannot be read: {broken!r}"
+        ) from None

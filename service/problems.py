@@ -1,0 +1,53 @@
+"""Errors as RFC 9457 problem+json, each with a stable kebab-case `code`."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+import orjson
+from flask import Flask, Response
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+PROBLEM_TYPES = "https://tablelog.example/problems/"
+
+
+class Problem(Exception):
+    def __init__(self, status: int, code: str, detail: str, **extra: Any):
+        super().__init__(detail)
+        self.status, self.code, self.detail, self.extra = status, code, detail, extra
+
+
+def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
+    body = {
+        "type": PROBLEM_TYPES + code,
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    return Response(orjson.dumps(body), status=status, mimetype="application/problem+json")
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(Problem)
+    def _problem(p: Problem) -> Response:
+        return problem_response(p.status, p.code, p.detail, **p.extra)
+
+    @app.errorhandler(ValidationError)
+    def _invalid(e: ValidationError) -> Response:
+        return problem_response(
+            400, "invalid-request", "the request does not fit its schema", errors=e.messages
+        )
+
+    @app.errorhandler(HTTPException)
+    def _http(e: HTTPException) -> Response:
+        code = HTTPStatus(e.code).phrase.lower().replace(" ", "-").replace("'", "")
+        return problem_response(e.code, code, e.description or HTTPStatus(e.code).phrase)
+
+    @app.errorhandler(Exception)
+    def _crash(e: Exception) -> Response:
+        app.logger.exception("unhandled error")
+        return problem_response(500, "internal-error", "something went wrong on our side")

@@ -1,0 +1,42 @@
+"""Small helpers every view uses: the store, the caller, loading input, JSON answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+from marshmallow import Schema
+
+from service.auth import Caller, caller
+from service.problems import Problem
+from workers.store import Store
+
+
+def store() -> Store:
+    return current_app.extensions["store"]
+
+
+def who(game_id: str) -> Caller:
+    return caller(store(), game_id)
+
+
+def body(schema: type[Schema]) -> dict[str, Any]:
+    """The JSON body loaded with `schema`; an empty body counts as `{}`."""
+    raw = request.get_data()
+    try:
+        data = orjson.loads(raw) if raw.strip() else {}
+    except orjson.JSONDecodeError as bad:
+        raise Problem(400, "invalid-json", f"the body is not JSON: {bad}") from None
+    if not isinstance(data, dict):
+        raise Problem(400, "invalid-request", "the body must be a JSON object")
+    return schema().load(data)
+
+
+def query(schema: type[Schema]) -> dict[str, Any]:
+    return schema().load(request.args.to_dict())
+
+
+def answer(payload: Any, status: int = 200, **headers: str) -> Response:
+    data = payload if isinstance(payload, bytes) else orjson.dumps(payload)
+    return Response(data, status=status, mimetype="application/json", headers=headers)

@@ -1,0 +1,93 @@
+"""The suite's own Redis and RQ workers: real processes, never mocks.
+
+A session starts `redis-server` on a free port (nothing on disk) and two worker processes
+running exactly what the Procfile runs (`python -m workers`), pointed at it by REDIS_URL.
+Tests that need neither (the engine's) never start them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.fail("redis-server is not installed: run `make test`, which installs it")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(tmp_path_factory.mktemp("redis"))],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    for _ in range(200):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.02)
+    yield url
+    client.close()
+    proc.terminate()
+    proc.wait(10)
+
+
+def start_workers(redis_url: str, count: int) -> list[subprocess.Popen]:
+    env = {**os.environ, "REDIS_URL": redis_url}
+    return [
+        subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
+        for _ in range(count)
+    ]
+
+
+def stop(procs: list[subprocess.Popen]) -> None:
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def workers(redis_url):
+    procs = start_workers(redis_url, 2)
+    client = redis.Redis.from_url(redis_url)
+    from rq import Worker
+
+    for _ in range(300):
+        if Worker.count(connection=client) >= 2:
+            break
+        time.sleep(0.02)
+    yield procs
+    stop(procs)
+
+
+@pytest.fixture(scope="session")
+def app(redis_url, workers):
+    from service import create_app
+
+    return create_app({"TESTING": True, "REDIS_URL": redis_url})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

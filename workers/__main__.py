@@ -1,0 +1,30 @@
+"""`python -m workers`: an RQ worker on the tablelog queue, configured only by REDIS_URL.
+
+It is a SimpleWorker (jobs run in the worker process, no fork per job): the jobs are pure
+Python over Redis and share nothing between runs, and forking costs ~19 ms a job on these
+machines, more than a whole drain of a busy game. Run several processes to use more cores.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+
+from workers.connection import client, redis_url
+from workers.queue import queue
+
+
+def main() -> None:
+    connection = client(redis_url())
+    worker = SimpleWorker(
+        [queue(connection)], connection=connection, serializer=JSONSerializer
+    )
+    worker.work(logging_level=os.environ.get("LOG_LEVEL", "WARNING"))
+
+
+if __name__ == "__main__":
+    logging.basicConfig()
+    main()

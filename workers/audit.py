@@ -1,0 +1,180 @@
+"""Audits: rebuild a game from nothing but its log and compare with what was stored.
+
+`report` is the whole check and does no I/O, so the same code audits a stored game (in a
+worker, `audit_game`) and an uploaded replay document (`POST /v1/replays/verify`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from engine import codec, log
+from engine.game import TABLE
+from engine.games import GAMES
+from workers.store import Store
+
+PROGRESS_EVERY = 200
+
+
+def _same(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def report(
+    entries: Sequence[Mapping[str, Any]],
+    seed: str | None,
+    decks: Sequence[Sequence[str]] | None,
+    stored: Mapping[str, Any] | None = None,
+    claimed: Mapping[str, int] | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> dict[str, Any]:
+    """The audit report of CONTRACT.md section 6.
+
+    `stored` holds what the service keeps besides the log (`at`, `state`, `score`, `views`) and
+    is compared with the rebuild at the same log version; `claimed` maps seats to totals.
+    """
+    mismatches: list[dict[str, Any]] = []
+    broken = log.broken_links(entries)
+    mismatches += [{"seq": seq, "what": "hash"} for seq in broken]
+    created = entries[0] if entries and entries[0].get("type") == log.CREATED else None
+    if created is None or created.get("game") not in GAMES:
+        mismatches.append({"seq": 1, "what": "game-created entry missing or of an unknown game"})
+        return _report(False, None, False, mismatches, [])
+    game = GAMES[created["game"]]
+    seed_ok = _seed_ok(created, entries, seed, decks, mismatches)
+    if seed is None and not decks:
+        return _report(not broken, seed_ok, None, mismatches, [])
+
+    table = log.table_of(created, seed or "", decks or [])
+    verdicts = {e["of"]: e for e in entries if e["type"] in (log.ACCEPTED, log.REJECTED)}
+    states_at: dict[int, Any] = {}
+    state = None
+    for done, step in enumerate(log.fold(game, table, entries), start=1):
+        state = step.state
+        states_at[step.entry["seq"]] = state
+        if step.recomputed is not None:
+            _compare_verdict(step.entry["seq"], verdicts.get(step.entry["seq"]), step.recomputed,
+                             mismatches)
+        if done % PROGRESS_EVERY == 0:
+            progress(done, len(entries))
+    progress(len(entries), len(entries))
+    if stored:
+        _compare_stored(game, created, stored, states_at, mismatches)
+    score = game.score(state)
+    claims = _claims(score, claimed or {})
+    replay_ok = not any(m["what"] != "hash" for m in mismatches)
+    return _report(not broken, seed_ok, replay_ok, mismatches, claims, score.to_json(
+        created["players"]))
+
+
+def _report(chain_ok, seed_ok, replay_ok, mismatches, claims, score=None) -> dict[str, Any]:
+    return {
+        "ok": bool(chain_ok and seed_ok is not False and replay_ok and not mismatches),
+        "hash_chain_ok": chain_ok,
+        "seed_ok": seed_ok,
+        "replay_ok": replay_ok,
+        "mismatches": mismatches,
+        "claims": claims,
+        "score": score,
+    }
+
+
+def _seed_ok(created, entries, seed, decks, mismatches) -> bool | None:
+    if seed is None:
+        return None
+    ok = log.seed_commitment(seed) == created.get("seed_commitment")
+    if log.decks_commitment(decks or []) != created.get("decks_commitment"):
+        ok = False
+        mismatches.append({"seq": 1, "what": "explicit decks differ from their commitment"})
+    for entry in entries:
+        if entry["type"] == log.FINISHED and entry.get("seed") != seed:
+            ok = False
+            mismatches.append({"seq": entry["seq"], "what": "revealed seed differs"})
+    if not ok:
+        mismatches.append({"seq": 1, "what": "seed does not match its commitment"})
+    return ok
+
+
+def _compare_verdict(seq, stored, recomputed, mismatches) -> None:
+    if stored is None:
+        return  # still pending: nothing was claimed about it yet
+    keep = ("type", "seat", "code", "detail", "effects")
+    stored_part = {k: stored.get(k) for k in keep}
+    recomputed_part = {k: recomputed.get(k) for k in keep}
+    if not _same(stored_part, recomputed_part):
+        mismatches.append({
+            "seq": stored["seq"],
+            "of": seq,
+            "what": "verdict",
+            "stored": stored_part,
+            "recomputed": recomputed_part,
+        })
+
+
+def _compare_stored(game, created, stored, states_at, mismatches) -> None:
+    at = int(stored["at"])
+    state = states_at.get(at)
+    if state is None:
+        mismatches.append({"seq": at, "what": "projection describes a version past the log"})
+        return
+    if "state" in stored and not _same(stored["state"], codec.encode(state)):
+        mismatches.append({"seq": at, "what": "stored state"})
+    if "score" in stored and not _same(
+        stored["score"], game.score(state).to_json(created["players"])
+    ):
+        mismatches.append({"seq": at, "what": "stored score"})
+    over = game.is_over(state)
+    for viewer, view in (stored.get("views") or {}).items():
+        seen = TABLE if over else (int(viewer) if viewer.isdigit() else viewer)
+        if not _same(view, game.view(state, seen)):
+            mismatches.append({"seq": at, "what": f"stored view of {viewer}"})
+
+
+def _claims(score, claimed: Mapping[str, int]) -> list[dict[str, Any]]:
+    out = []
+    for seat_text, total in sorted(claimed.items(), key=lambda kv: int(kv[0])):
+        seat = score.seats[int(seat_text)]
+        out.append({
+            "seat": seat.seat,
+            "claimed": total,
+            "recomputed": seat.total,
+            "difference": total - seat.total,
+            "components": [c.to_json() for c in seat.components],
+        })
+    return out
+
+
+def audit_game(store: Store, game_id: str, number: int) -> dict[str, Any]:
+    """Rebuild `game_id` in a worker, showing progress in the audit record as it goes."""
+    queued = store.audit(game_id, number) or {}
+    claimed = queued.get("claimed") or {}
+    entries = store.entries(game_id)
+    seed, decks = store.secret(game_id)
+    fields = ("at", "state", "score", "view:spectator", "view:table")
+    saved = store.projection(game_id, *fields)
+    stored = {
+        "at": saved["at"],
+        "state": orjson.loads(saved["state"]) if saved["state"] else None,
+        "score": orjson.loads(saved["score"]) if saved["score"] else None,
+        "views": {
+            viewer: orjson.loads(saved[f"view:{viewer}"])
+            for viewer in ("spectator", "table")
+            if saved[f"view:{viewer}"]
+        },
+    }
+    if stored["state"] is None:
+        stored.pop("state")
+
+    def progress(done: int, total: int) -> None:
+        store.save_audit(game_id, number, {
+            "status": "running", "claimed": claimed, "progress": {"done": done, "total": total}
+        })
+
+    result = report(entries, seed, decks, stored, claimed, progress)
+    result.update(status="done", number=number, version=len(entries))
+    store.save_audit(game_id, number, result)
+    return result

@@ -1,0 +1,39 @@
+"""The RQ jobs: plain importable functions, safe to run twice.
+
+`drain` judges every game with pending submissions, so under load one job's cost is shared by
+many moves and many games. `audit` rebuilds one game from its log.
+"""
+
+from __future__ import annotations
+
+from workers import audit as audits
+from workers.connection import client, redis_url
+from workers.store import Store
+from workers.validation import has_pending, judge_pending
+
+
+def _store() -> Store:
+    return Store(client(redis_url()))
+
+
+def drain() -> int:
+    """Judge games until none is marked dirty; the number of verdicts written."""
+    store = _store()
+    store.drain_started()
+    written = 0
+    while (game_id := store.next_dirty()) is not None:
+        written += judge_pending(store, game_id)
+        # A submission may have landed while we held the lock and another worker, finding
+        # the game locked, skipped it: look again now that the lock is released.
+        while has_pending(store, game_id):
+            done = judge_pending(store, game_id)
+            if not done:
+                break
+            written += done
+    return written
+
+
+def audit(game_id: str, number: int) -> bool:
+    store = _store()
+    report = audits.audit_game(store, game_id, number)
+    return report["ok"]

@@ -1,0 +1,348 @@
+"""The one module that knows how games live in Redis: the log stream and its projections.
+
+Every key of a game shares the hash tag `{id}`, so a game can later live on one Redis Cluster
+shard. Per game:
+- `tl:{id}:log`     stream; entry `seq` has the stream id `seq-0` and one field `e`, the
+                    entry's canonical JSON with its `hash` (CONTRACT.md section 5);
+- `tl:{id}:meta`    hash: game, players, options, created_at, seed_commitment, version (last
+                    seq), hash (last entry's hash), submitted (last submission's seq);
+- `tl:{id}:secret`  hash: seed and explicit decks, read only by workers and replays;
+- `tl:{id}:auth`    hash: sha256(token) -> "table" or a seat number;
+- `tl:{id}:idem`    hash: idempotency key -> "<body hash> <seq>";
+- `tl:{id}:verdict` hash: submission seq -> seq of its verdict entry;
+- `tl:{id}:proj`    hash: the projections a worker keeps: judged (last submission judged),
+                    at (log version they describe), status, to_act, round, state (engine state),
+                    score, and `view:<viewer>` per seat, spectator and table;
+- `tl:{id}:audit:<n>` the report of audit n.
+Global keys: `tl:games` (sorted set of ids by creation), `tl:dirty` (games with submissions to
+judge) and `tl:drain` (a drain job is queued).
+
+Every write that must not half-happen goes through one Lua script, `_APPEND`: it checks the
+expected version, the idempotency key and that no verdict is written twice, then appends the
+entries and updates meta, verdict index and projections together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import redis
+
+from engine import log
+
+GAMES = "tl:games"
+DIRTY = "tl:dirty"
+DRAIN_SCHEDULED = "tl:drain"
+
+_APPEND = """
+local log, meta, idem, index, proj = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local based_on, expected, idem_key = ARGV[1], ARGV[2], ARGV[3]
+local version = tonumber(redis.call('HGET', meta, 'version'))
+if not version then return {'missing', '0'} end
+if idem_key ~= '' then
+  local seen = redis.call('HGET', idem, idem_key)
+  if seen then return {'idempotent', seen} end
+end
+if expected ~= '' and tonumber(expected) ~= version then return {'conflict', tostring(version)} end
+if tonumber(based_on) ~= version then return {'moved', tostring(version)} end
+local n = tonumber(ARGV[7])
+local m = tonumber(ARGV[8 + n])
+local first_pair = 9 + n
+for k = 0, m - 1 do
+  if redis.call('HEXISTS', index, ARGV[first_pair + 2 * k]) == 1 then
+    return {'judged', ARGV[first_pair + 2 * k]}
+  end
+end
+for k = 1, n do
+  redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[7 + k])
+end
+for k = 0, m - 1 do
+  redis.call('HSET', index, ARGV[first_pair + 2 * k], ARGV[first_pair + 2 * k + 1])
+end
+local p = first_pair + 2 * m
+for k = p, #ARGV, 2 do redis.call('HSET', proj, ARGV[k], ARGV[k + 1]) end
+if #ARGV >= p then redis.call('HSET', proj, 'at', version + n) end
+redis.call('HSET', meta, 'version', version + n, 'hash', ARGV[5])
+if ARGV[6] ~= '' then redis.call('HSET', meta, 'submitted', ARGV[6]) end
+if idem_key ~= '' then redis.call('HSET', idem, idem_key, ARGV[4] .. ' ' .. (version + 1)) end
+return {'ok', tostring(version + n)}
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def now() -> str:
+    """ISO 8601 in UTC with a Z, to the millisecond."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def dumps(value: Any) -> bytes:
+    return orjson.dumps(value)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def keys(game_id: str) -> dict[str, str]:
+    tag = f"tl:{{{game_id}}}"
+    return {
+        name: f"{tag}:{name}"
+        for name in ("log", "meta", "secret", "auth", "idem", "verdict", "proj", "lock")
+    }
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What an append came to: `ok`, `idempotent` (an earlier answer), `conflict`, `judged`."""
+
+    outcome: str
+    seq: int = 0
+    version: int = 0
+    body_hash: str = ""
+
+
+class Store:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+        self._append = client.register_script(_APPEND)
+        self._release = client.register_script(_RELEASE)
+
+    # -- creating and reading games ------------------------------------------------------
+
+    def create(
+        self,
+        game_id: str,
+        created: dict[str, Any],
+        secret: Mapping[str, Any],
+        tokens: Mapping[str, str],
+        projection: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """Write a new game whose log is the single `game-created` entry, and its projections."""
+        entry = log.chain(log.GENESIS, [{**created, "seq": 1}])[0]
+        k = keys(game_id)
+        meta = {
+            "game": created["game"],
+            "players": dumps(created["players"]),
+            "options": dumps(created["options"]),
+            "created_at": created["at"],
+            "seed_commitment": created["seed_commitment"],
+            "version": 1,
+            "hash": entry["hash"],
+            "submitted": 0,
+        }
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.xadd(k["log"], {"e": dumps(entry)}, id="1-0")
+        pipe.hset(k["meta"], mapping=meta)
+        pipe.hset(k["secret"], mapping={"seed": secret["seed"], "decks": dumps(secret["decks"])})
+        pipe.hset(k["auth"], mapping={token_digest(t): role for t, role in tokens.items()})
+        pipe.hset(k["proj"], mapping={**projection, "at": 1})
+        pipe.zadd(GAMES, {game_id: time.time()})
+        pipe.execute()
+        return entry
+
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        raw = self.redis.hgetall(keys(game_id)["meta"])
+        if not raw:
+            return None
+        meta = self._decode_meta(raw)
+        for field in ("version", "submitted"):
+            meta[field] = int(meta[field])
+        return meta
+
+    def role(self, game_id: str, token: str) -> str | None:
+        found = self.redis.hget(keys(game_id)["auth"], token_digest(token))
+        return found.decode() if found else None
+
+    def secret(self, game_id: str) -> tuple[str, list[list[str]]]:
+        seed, decks = self.redis.hmget(keys(game_id)["secret"], "seed", "decks")
+        return seed.decode(), orjson.loads(decks)
+
+    def game_ids(self, start: float, limit: int) -> list[tuple[str, float]]:
+        """Games created at or after `start` (seconds), oldest first."""
+        found = self.redis.zrangebyscore(GAMES, start, "+inf", start=0, num=limit, withscores=True)
+        return [(g.decode(), score) for g, score in found]
+
+    def metas(self, game_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(keys(game_id)["meta"])
+            pipe.hmget(keys(game_id)["proj"], "status")
+        raw = pipe.execute()
+        out = []
+        for i, game_id in enumerate(game_ids):
+            meta = self._decode_meta(raw[2 * i]) if raw[2 * i] else None
+            if meta is not None:
+                status = raw[2 * i + 1][0]
+                meta["status"] = status.decode() if status else "in-progress"
+            out.append(meta)
+        return out
+
+    def _decode_meta(self, raw: dict[bytes, bytes]) -> dict[str, Any]:
+        meta = {k.decode(): v.decode() for k, v in raw.items()}
+        meta["players"] = orjson.loads(meta["players"])
+        meta["options"] = orjson.loads(meta["options"])
+        return meta
+
+    # -- the log ---------------------------------------------------------------------------
+
+    def entries(
+        self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        found = self.redis.xrange(
+            keys(game_id)["log"],
+            min=f"{after + 1}-0",
+            max="+" if upto is None else f"{upto}-0",
+            count=limit,
+        )
+        return [orjson.loads(fields[b"e"]) for _, fields in found]
+
+    def raw_entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[bytes]:
+        """Entries as stored, for streaming without re-encoding."""
+        found = self.redis.xrange(keys(game_id)["log"], min=f"{after + 1}-0", count=limit)
+        return [fields[b"e"] for _, fields in found]
+
+    def wait_for_entries(self, game_id: str, after: int, timeout_ms: int) -> bool:
+        """Block until the log holds an entry after `after` or the time is up; no polling."""
+        found = self.redis.xread({keys(game_id)["log"]: f"{after}-0"}, count=1, block=timeout_ms)
+        return bool(found)
+
+    def append(
+        self,
+        game_id: str,
+        bodies: Sequence[dict[str, Any]],
+        *,
+        expected_version: int | None = None,
+        idempotency: tuple[str, str] | None = None,
+        verdicts: Iterable[tuple[int, int]] = (),
+        projection: Mapping[str, Any] | None = None,
+        submission: bool = False,
+    ) -> Appended:
+        """Chain `bodies` onto the log atomically, retrying when another writer got there first.
+
+        `bodies` are entries without seq, at or hash; `verdicts` pairs each judged submission
+        with the index (0-based) in `bodies` of its verdict entry.
+        """
+        k = keys(game_id)
+        idem_key, body_hash = idempotency or ("", "")
+        verdicts = list(verdicts)
+        for _ in range(100):
+            version, last_hash = self.redis.hmget(k["meta"], "version", "hash")
+            if version is None:
+                return Appended("missing")
+            version = int(version)
+            stamped = [
+                {**body, "seq": version + i, "at": now()} for i, body in enumerate(bodies, 1)
+            ]
+            chained = log.chain(last_hash.decode(), stamped)
+            pairs: list[Any] = []
+            for of, index in verdicts:
+                pairs += [of, version + 1 + index]
+            proj: list[Any] = []
+            for field, value in (projection or {}).items():
+                proj += [field, value]
+            args = [
+                version,
+                "" if expected_version is None else expected_version,
+                idem_key,
+                body_hash,
+                chained[-1]["hash"],
+                version + 1 if submission else "",
+                len(chained),
+                *[orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in chained],
+                len(verdicts),
+                *pairs,
+                *proj,
+            ]
+            outcome, value = self._append(keys=[k[n] for n in _APPEND_KEYS], args=args)
+            outcome, value = outcome.decode(), value.decode()
+            if outcome == "moved":
+                continue
+            if outcome == "ok":
+                return Appended("ok", seq=version + 1, version=int(value))
+            if outcome == "idempotent":
+                first_hash, seq = value.split(" ")
+                return Appended("idempotent", seq=int(seq), body_hash=first_hash)
+            return Appended(outcome, version=int(value) if value.isdigit() else 0)
+        raise RuntimeError(f"game {game_id}: could not append after 100 attempts")
+
+    def verdict_entry(self, game_id: str, seq: int) -> dict[str, Any] | None:
+        at = self.redis.hget(keys(game_id)["verdict"], seq)
+        if at is None:
+            return None
+        found = self.entries(game_id, after=int(at) - 1, upto=int(at))
+        return found[0] if found else None
+
+    def verdict_seqs(self, game_id: str) -> dict[int, int]:
+        raw = self.redis.hgetall(keys(game_id)["verdict"])
+        return {int(k): int(v) for k, v in raw.items()}
+
+    # -- projections -------------------------------------------------------------------------
+
+    def projection(self, game_id: str, *fields: str) -> dict[str, Any]:
+        values = self.redis.hmget(keys(game_id)["proj"], *fields)
+        return {f: (v.decode() if v is not None else None) for f, v in zip(fields, values)}
+
+    def view(self, game_id: str, viewer: str) -> tuple[int, bytes | None]:
+        at, view = self.redis.hmget(keys(game_id)["proj"], "at", f"view:{viewer}")
+        return (int(at) if at else 0), view
+
+    # -- scheduling validation ------------------------------------------------------------
+
+    def mark_dirty(self, game_id: str) -> bool:
+        """Note that `game_id` has submissions to judge; True when a drain job must be queued."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(DIRTY, game_id)
+        pipe.set(DRAIN_SCHEDULED, 1, nx=True, ex=30)
+        return bool(pipe.execute()[1])
+
+    def drain_started(self) -> None:
+        # Cleared before draining: anything marked dirty after this queues a new job.
+        self.redis.delete(DRAIN_SCHEDULED)
+
+    def next_dirty(self) -> str | None:
+        game_id = self.redis.spop(DIRTY)
+        return game_id.decode() if game_id else None
+
+    def lock(self, game_id: str, ttl_ms: int = 30_000) -> str | None:
+        token = secrets.token_hex(8)
+        return token if self.redis.set(keys(game_id)["lock"], token, nx=True, px=ttl_ms) else None
+
+    def unlock(self, game_id: str, token: str) -> None:
+        self._release(keys=[keys(game_id)["lock"]], args=[token])
+
+    # -- audits --------------------------------------------------------------------------------
+
+    def new_audit(self, game_id: str, claimed: Mapping[str, int]) -> int:
+        number = self.redis.hincrby(keys(game_id)["meta"], "audits", 1)
+        self.save_audit(game_id, number, {"status": "queued", "claimed": claimed})
+        return number
+
+    def save_audit(self, game_id: str, number: int, report: Mapping[str, Any]) -> None:
+        key = f"tl:{{{game_id}}}:audit:{number}"
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(key, dumps(report))
+        if report.get("status") == "done":
+            pipe.rpush(key + ":done", 1)
+            pipe.expire(key + ":done", 60)
+        pipe.execute()
+
+    def audit(self, game_id: str, number: int, wait_s: float = 0) -> dict[str, Any] | None:
+        key = f"tl:{{{game_id}}}:audit:{number}"
+        if wait_s > 0:
+            self.redis.blmove(key + ":done", key + ":done", wait_s, "LEFT", "RIGHT")
+        raw = self.redis.get(key)
+        return orjson.loads(raw) if raw else None
+
+
+_APPEND_KEYS = ("log", "meta", "idem", "verdict", "proj")

@@ -1,0 +1,92 @@
+"""Judging submissions: replay the pending part of a game's log through the rules engine.
+
+One call judges every submission not yet judged, in log order, and commits all verdicts, the
+`game-finished` entry when the game ends, and the refreshed projections in one atomic append.
+A game is judged by one worker at a time (a lock); the append refuses to write a verdict twice,
+so a job that runs twice, or two jobs that race, write nothing twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from engine import codec, log
+from engine.game import SPECTATOR, TABLE, Game
+from engine.games import GAMES
+from workers.store import Store, dumps
+
+
+def judge_pending(store: Store, game_id: str) -> int:
+    """Judge what is pending in `game_id`; the number of verdicts written."""
+    token = store.lock(game_id)
+    if token is None:
+        return 0  # the holder re-checks after releasing (see `drain`), so nothing is lost
+    try:
+        return _judge(store, game_id)
+    finally:
+        store.unlock(game_id, token)
+
+
+def has_pending(store: Store, game_id: str) -> bool:
+    meta = store.meta(game_id)
+    judged = store.projection(game_id, "judged")["judged"]
+    return meta is not None and meta["submitted"] > int(judged or 0)
+
+
+def _judge(store: Store, game_id: str) -> int:
+    meta = store.meta(game_id)
+    if meta is None:
+        return 0
+    game = GAMES[meta["game"]]
+    saved = store.projection(game_id, "judged", "state", "status")
+    judged = int(saved["judged"] or 0)
+    submissions = [
+        e for e in store.entries(game_id, after=max(judged, 1)) if e["type"] == log.SUBMITTED
+    ]
+    if not submissions:
+        return 0
+    seed, decks = store.secret(game_id)
+    table = log.table_of(meta, seed, decks)
+    state = (
+        codec.decode(game.state_type, orjson.loads(saved["state"]))
+        if saved["state"]
+        else game.deal(table)
+    )
+    bodies: list[dict[str, Any]] = []
+    for submission in submissions:
+        state, body = log.verdict(game, state, submission)
+        bodies.append(body)
+    finishing = game.is_over(state) and saved["status"] != "finished"
+    if finishing:
+        bodies.append({"type": log.FINISHED, "seed": seed, "decks": decks})
+    appended = store.append(
+        game_id,
+        bodies,
+        verdicts=[(s["seq"], i) for i, s in enumerate(submissions)],
+        projection=projection(game, meta["players"], state, submissions[-1]["seq"]),
+    )
+    return len(submissions) if appended.outcome == "ok" else 0
+
+
+def projection(game: Game, players: list[str], state: Any, judged: int) -> dict[str, Any]:
+    """What readers need without replaying: status, whose turn, score, and a view per viewer.
+
+    Once a game is over everything about it is public, so every viewer gets the table's view.
+    """
+    over = game.is_over(state)
+    viewers: list[int | str] = [SPECTATOR, TABLE, *range(len(players))]
+    views = {
+        f"view:{viewer}": dumps(game.view(state, TABLE if over else viewer))
+        for viewer in viewers
+    }
+    return {
+        "judged": judged,
+        "status": "finished" if over else "in-progress",
+        "to_act": dumps(list(game.to_act(state))),
+        "round": game.round(state),
+        "state": dumps(codec.encode(state)),
+        "score": dumps(game.score(state).to_json(players)),
+        **views,
+    }
