@@ -16,7 +16,7 @@ def audit(game_id: str):
     status, report = handlers.request_audit(
         store(), game_id, caller, claims, query(api.Wait)["wait"]
     )
-    return answer(report, status, Location=report["links"]["self"])
+    return answer(report, status, {"Location": report["links"]["self"]})
 
 
 @bp.get("/games/<game_id>/audits/<int:number>")

@@ -13,7 +13,7 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games")
 @bp.post("")
 def create():
     created = handlers.create_game(store(), body(api.CreateGame))
-    return answer(created, 201, Location=f"/v1/games/{created['id']}")
+    return answer(created, 201, {"Location": f"/v1/games/{created['id']}"})
 
 
 @bp.get("")
@@ -46,7 +46,7 @@ def score(game_id: str):
 def replay(game_id: str):
     document = handlers.replay_document(store(), game_id, who(game_id))
     return answer(
-        document, Content_Disposition=f'attachment; filename="tablelog-{game_id}.json"'
+        document, headers={"Content-Disposition": f'attachment; filename="tablelog-{game_id}.json"'}
     )
 
 

@@ -24,7 +24,7 @@ def submit(game_id: str):
     )
     if status == 422:
         return problem_response(422, verdict["code"], verdict["detail"], **_rest(verdict))
-    return answer(verdict, status, Location=f"/v1/games/{game_id}/moves/{verdict['seq']}")
+    return answer(verdict, status, {"Location": f"/v1/games/{game_id}/moves/{verdict['seq']}"})
 
 
 def _rest(verdict: dict) -> dict:

@@ -37,6 +37,6 @@ def query(schema: type[Schema]) -> dict[str, Any]:
     return schema().load(request.args.to_dict())
 
 
-def answer(payload: Any, status: int = 200, **headers: str) -> Response:
+def answer(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     data = payload if isinstance(payload, bytes) else orjson.dumps(payload)
     return Response(data, status=status, mimetype="application/json", headers=headers)

@@ -1,0 +1,56 @@
+"""A small client of the tablelog API over any Flask-test or HTTP transport, for the tests."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Game:
+    http: Any
+    created: dict[str, Any]
+    tokens: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.created["id"]
+
+    @property
+    def table(self) -> dict[str, str]:
+        return bearer(self.created["table_token"])
+
+    def seat(self, seat: int) -> dict[str, str]:
+        return bearer(self.tokens[seat])
+
+    def url(self, tail: str = "") -> str:
+        return f"/v1/games/{self.id}{tail}"
+
+    def move(self, seat: int, move: dict[str, Any], wait: float = 5, **extra: Any):
+        return self.http.post(
+            self.url(f"/moves?wait={wait}"), json={"move": move, **extra}, headers=self.seat(seat)
+        )
+
+    def play_to_end(self, rnd: random.Random, max_moves: int = 5000) -> int:
+        """Play random legal moves, each by its own seat's token, until the game is finished."""
+        for played in range(max_moves):
+            legal = self.http.get(self.url("/legal-moves"), headers=self.table).json
+            if not legal["moves"]:
+                assert self.http.get(self.url()).json["status"] == "finished"
+                return played
+            choice = rnd.choice(legal["moves"])
+            answer = self.move(choice["seat"], choice["move"])
+            assert answer.status_code == 201, answer.json
+        raise AssertionError("the game did not end")
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(http, game: str = "coloretto", players=("ann", "bob", "cid"), **body: Any) -> Game:
+    answer = http.post("/v1/games", json={"game": game, "players": list(players), **body})
+    assert answer.status_code == 201, answer.json
+    created = answer.json
+    return Game(http, created, {s["seat"]: s["token"] for s in created["seats"]})

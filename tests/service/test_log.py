@@ -1,0 +1,174 @@
+"""The log as served: events (JSON and NDJSON), replays, states and scores at a version."""
+
+import copy
+import json
+import random
+
+import orjson
+
+from engine import log
+from tests.api import create
+
+
+def finished_game(client, seed="replayed"):
+    game = create(client, seed=seed)
+    game.play_to_end(random.Random(seed))
+    return game
+
+
+def test_a_whole_game_over_http_with_wait_ends_scored_and_reveals_the_seed(client):
+    game = finished_game(client)
+    summary = client.get(game.url()).json
+    assert summary["status"] == "finished" and summary["seed"] == "replayed"
+    assert summary["to_act"] == []
+    score = client.get(game.url("/score")).json
+    assert score["final"] is True and score["rounds"] == 1
+    for player in score["players"]:
+        assert player["total"] == sum(c["points"] for c in player["components"])
+        assert all(c["events"] for c in player["components"])
+    ranks = sorted(p["rank"] for p in score["players"])
+    assert ranks[0] == 1
+    events = client.get(game.url("/events?limit=5000")).json["events"]
+    assert events[-1]["type"] == "game-finished" and events[-1]["seed"] == "replayed"
+
+
+def test_the_hash_chain_of_served_events_verifies(client):
+    game = finished_game(client, "chain")
+    events = client.get(game.url("/events?limit=5000")).json["events"]
+    assert log.broken_links(events) == []
+
+
+def test_events_page_with_after_and_limit(client):
+    game = create(client)
+    game.move(0, {"type": "draw"})
+    page = client.get(game.url("/events?after=1&limit=1")).json
+    assert [e["seq"] for e in page["events"]] == [2] and page["next"] == 2
+    rest = client.get(game.url(f"/events?after={page['next']}")).json
+    assert [e["seq"] for e in rest["events"]] == [3]
+    for entry in page["events"] + rest["events"]:
+        assert {"seq", "type", "at", "hash"} <= set(entry)
+
+
+def test_events_stream_as_ndjson(client):
+    game = create(client)
+    game.move(0, {"type": "draw"})
+    answer = client.get(game.url("/events"), headers={"Accept": "application/x-ndjson"})
+    assert answer.content_type == "application/x-ndjson"
+    lines = [orjson.loads(line) for line in answer.data.splitlines()]
+    assert [e["seq"] for e in lines] == [1, 2, 3]
+
+
+def test_state_at_a_version_replays_the_log(client):
+    game = create(client)
+    game.move(0, {"type": "draw"})
+    game.move(0, {"type": "place", "row": 1})
+    before = client.get(game.url("/state?at=1")).json
+    drawn = client.get(game.url("/state?at=3")).json
+    placed = client.get(game.url("/state?at=5")).json
+    now = client.get(game.url("/state")).json
+    assert before["version"] == 1 and before["state"]["drawn"] is None
+    assert drawn["state"]["drawn"] is not None
+    assert placed["state"]["rows"][1]["cards"] == [drawn["state"]["drawn"]]
+    assert now["state"] == placed["state"] and now["version"] == 5
+    assert client.get(game.url("/state?at=99")).json["code"] == "no-such-version"
+    assert client.get(game.url("/state?at=0")).status_code == 400
+
+
+def test_score_at_a_version(client):
+    game = create(client)
+    game.move(0, {"type": "draw"})
+    game.move(0, {"type": "place", "row": 0})
+    game.move(1, {"type": "take", "row": 0})
+    early = client.get(game.url("/score?at=1")).json
+    later = client.get(game.url("/score")).json
+    assert early["final"] is False
+    assert [p["total"] for p in early["players"]] == [1, 1, 1]
+    took = [c for c in later["players"][1]["components"] if 6 in c["events"]]
+    assert took, "the take (entry 6) is named in the taker's components"
+
+
+def test_replay_document_is_a_download_with_everything(client):
+    game = finished_game(client, "doc")
+    answer = client.get(game.url("/replay"))
+    assert "attachment" in answer.headers["Content-Disposition"]
+    doc = answer.json
+    assert doc["format"] == "tablelog-replay/1" and doc["seed"] == "doc"
+    assert doc["rules_version"] == "coloretto/1" and len(doc["deal"]["decks"]) == 1
+    assert doc["score"]["final"] is True
+    assert log.broken_links(doc["entries"]) == []
+
+
+def test_replay_of_a_running_game_hides_the_deal_from_seats(client):
+    game = create(client)
+    assert client.get(game.url("/replay"), headers=game.seat(0)).json["deal"] is None
+    assert client.get(game.url("/replay"), headers=game.table).json["deal"] is not None
+
+
+def test_a_replay_verifies_and_a_tampered_one_fails(client):
+    game = finished_game(client, "verify")
+    doc = client.get(game.url("/replay")).json
+    good = client.post("/v1/replays/verify", json=doc).json
+    assert good["ok"] and good["hash_chain_ok"] and good["seed_ok"] and good["replay_ok"]
+
+    tampered = copy.deepcopy(doc)
+    take = next(e for e in tampered["entries"] if e["type"] == "move-accepted"
+                and e["effects"][0]["type"] == "took")
+    take["effects"][0]["cards"] = ["+2", "+2", "+2"]
+    report = client.post("/v1/replays/verify", json=tampered).json
+    assert report["ok"] is False and report["hash_chain_ok"] is False
+    assert take["seq"] in [m["seq"] for m in report["mismatches"]]
+
+    rechained = copy.deepcopy(tampered)
+    rechained["entries"] = log.chain(log.GENESIS, [
+        {k: v for k, v in e.items() if k != "hash"} for e in rechained["entries"]])
+    report = client.post("/v1/replays/verify", json=rechained).json
+    assert report["hash_chain_ok"] is True and report["replay_ok"] is False
+    assert any(m["what"] == "verdict" for m in report["mismatches"])
+
+    wrong_seed = {**doc, "seed": "another"}
+    assert client.post("/v1/replays/verify", json=wrong_seed).json["seed_ok"] is False
+
+
+def test_verify_rejects_documents_that_are_not_replays(client):
+    answer = client.post("/v1/replays/verify", json={"format": "x"})
+    assert answer.status_code == 400 and answer.json["code"] == "invalid-request"
+
+
+def test_audit_with_claims_explains_the_difference(client):
+    game = finished_game(client, "audit")
+    score = client.get(game.url("/score")).json
+    real = score["players"][0]["total"]
+    answer = client.post(game.url("/audit?wait=8"), json={"claimed": {"0": real + 4}})
+    assert answer.status_code == 200
+    report = answer.json
+    assert report["ok"] and report["hash_chain_ok"] and report["seed_ok"] and report["replay_ok"]
+    claim = report["claims"][0]
+    assert claim["seat"] == 0 and claim["claimed"] == real + 4 and claim["recomputed"] == real
+    assert claim["components"] == score["players"][0]["components"]
+    assert report["progress"]["done"] == report["progress"]["total"] if "progress" in report \
+        else True
+
+
+def test_audit_without_wait_is_202_with_a_link_to_poll(client):
+    game = create(client)
+    answer = client.post(game.url("/audit"))
+    assert answer.status_code in (200, 202)
+    link = answer.json["links"]["self"]
+    polled = client.get(link + "?wait=8")
+    assert polled.status_code == 200 and polled.json["ok"] is True
+    assert client.get(game.url("/audits/99")).json["code"] == "no-such-audit"
+
+
+def test_audit_finds_a_stored_verdict_that_was_tampered_with(client, app):
+    game = finished_game(client, "tamper")
+    store = app.extensions["store"]
+    key = f"tl:{{{game.id}}}:log"
+    stored = store.redis.xrange(key)
+    store.redis.delete(key)
+    for stream_id, fields in stored:
+        entry = json.loads(fields[b"e"])
+        if entry["seq"] == 3:
+            entry["effects"] = [{"type": "drew", "seat": 0, "card": "joker"}]
+        store.redis.xadd(key, {"e": json.dumps(entry)}, id=stream_id)
+    report = client.post(game.url("/audit?wait=8")).json
+    assert report["ok"] is False and report["hash_chain_ok"] is False

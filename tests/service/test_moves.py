@@ -1,0 +1,148 @@
+"""Submitting moves: verdicts, waiting, idempotency, version conflicts and who may act."""
+
+import random
+import threading
+
+from tests.api import bearer, create
+
+
+def test_a_move_without_wait_is_pending_then_judged(client):
+    game = create(client)
+    answer = game.move(0, {"type": "draw"}, wait=0)
+    assert answer.status_code == 202
+    assert answer.json == {"seq": 2, "status": "pending"}
+    for _ in range(200):
+        judged = client.get(game.url("/moves/2"), headers=game.seat(0)).json
+        if judged["status"] != "pending":
+            break
+    assert judged["status"] == "accepted"
+    assert judged["effects"][0]["type"] == "drew"
+
+
+def test_wait_answers_201_with_effects(client):
+    game = create(client)
+    answer = game.move(0, {"type": "draw"})
+    assert answer.status_code == 201
+    body = answer.json
+    assert body["status"] == "accepted" and body["seq"] == 2 and body["version"] == 3
+    assert body["code"] is None and body["detail"] is None
+    assert body["effects"][0]["type"] == "drew"
+
+
+def test_an_illegal_move_is_422_with_the_rule_and_stays_in_the_log(client):
+    game = create(client)
+    answer = game.move(1, {"type": "draw"})
+    assert answer.status_code == 422
+    assert answer.content_type == "application/problem+json"
+    assert answer.json["code"] == "not-your-turn"
+    assert "seat 0's turn" in answer.json["detail"]
+    events = client.get(game.url("/events"), headers=game.table).json["events"]
+    assert [e["type"] for e in events] == ["game-created", "move-submitted", "move-rejected"]
+    assert events[2]["of"] == 2 and events[2]["code"] == "not-your-turn"
+    state = client.get(game.url("/state")).json
+    assert state["to_act"] == [0] and state["state"]["drawn"] is None
+
+
+def test_rejection_reasons_are_only_for_the_submitter(client):
+    game = create(client)
+    game.move(1, {"type": "take", "row": 0})
+    seen_by_other = client.get(game.url("/moves/2"), headers=game.seat(2)).json
+    seen_by_self = client.get(game.url("/moves/2"), headers=game.seat(1)).json
+    assert seen_by_other["status"] == "rejected" and seen_by_other["code"] is None
+    assert seen_by_self["code"] == "not-your-turn"
+
+
+def test_malformed_moves_are_400_and_append_nothing(client):
+    game = create(client)
+    for move in ({"type": "fly"}, {"type": "take"}, {"type": "take", "row": "x"},
+                 {"type": "draw", "extra": 1}, {"type": "take", "row": -1}):
+        answer = game.move(0, move)
+        assert answer.status_code == 400, move
+        assert answer.json["code"] == "invalid-move", move
+    assert client.get(game.url()).json["version"] == 1
+    answer = client.post(game.url("/moves"), json={"mov": {}}, headers=game.seat(0))
+    assert answer.status_code == 400 and answer.json["code"] == "invalid-request"
+
+
+def test_posting_needs_a_valid_token_for_the_right_seat(client):
+    game = create(client)
+    anonymous = client.post(game.url("/moves"), json={"move": {"type": "draw"}})
+    assert anonymous.status_code == 401 and anonymous.json["code"] == "token-required"
+    forged = client.post(game.url("/moves"), json={"move": {"type": "draw"}},
+                         headers=bearer("forged-token"))
+    assert forged.status_code == 401 and forged.json["code"] == "bad-token"
+    wrong_scheme = client.post(game.url("/moves"), json={"move": {"type": "draw"}},
+                               headers={"Authorization": "Basic abc"})
+    assert wrong_scheme.status_code == 401
+    as_other = client.post(game.url("/moves"), json={"seat": 1, "move": {"type": "draw"}},
+                           headers=game.seat(0))
+    assert as_other.status_code == 403 and as_other.json["code"] == "not-your-seat"
+    assert client.get(game.url()).json["version"] == 1
+
+
+def test_the_table_token_acts_for_any_seat_but_must_name_it(client):
+    game = create(client)
+    unnamed = client.post(game.url("/moves"), json={"move": {"type": "draw"}},
+                          headers=game.table)
+    assert unnamed.status_code == 400 and unnamed.json["code"] == "seat-required"
+    bad_seat = client.post(game.url("/moves"), json={"seat": 7, "move": {"type": "draw"}},
+                           headers=game.table)
+    assert bad_seat.status_code == 400 and bad_seat.json["code"] == "no-such-seat"
+    named = client.post(game.url("/moves?wait=5"), json={"seat": 0, "move": {"type": "draw"}},
+                        headers=game.table)
+    assert named.status_code == 201
+
+
+def test_expected_version_conflict_is_409_and_appends_nothing(client):
+    game = create(client)
+    assert game.move(0, {"type": "draw"}, expected_version=1).status_code == 201
+    stale = game.move(0, {"type": "place", "row": 0}, expected_version=1)
+    assert stale.status_code == 409
+    assert stale.json["code"] == "version-conflict" and stale.json["version"] == 3
+    assert client.get(game.url()).json["version"] == 3
+    fresh = game.move(0, {"type": "place", "row": 0}, expected_version=3)
+    assert fresh.status_code == 201
+
+
+def test_same_idempotency_key_and_body_returns_the_first_answer(client):
+    game = create(client)
+    key = {"Idempotency-Key": "k-1", **game.seat(0)}
+    first = client.post(game.url("/moves?wait=5"), json={"move": {"type": "draw"}}, headers=key)
+    again = client.post(game.url("/moves?wait=5"), json={"move": {"type": "draw"}}, headers=key)
+    assert first.status_code == again.status_code == 201
+    assert first.json == again.json
+    assert client.get(game.url()).json["version"] == 3
+    other = client.post(game.url("/moves"), json={"move": {"type": "take", "row": 0}},
+                        headers=key)
+    assert other.status_code == 422 and other.json["code"] == "idempotency-key-reused"
+    assert client.get(game.url()).json["version"] == 3
+
+
+def test_many_clients_on_one_game_get_one_order_and_one_acceptance(app):
+    """Eight clients race for the same turn: every post is logged once, exactly one wins."""
+    game = create(app.test_client())
+    answers = []
+
+    def post():
+        answers.append(game.move(0, {"type": "draw"}, wait=8))
+
+    threads = [threading.Thread(target=post) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [201] + [422] * 7
+    assert {a.json["code"] for a in answers if a.status_code == 422} == {"must-place"}
+    events = app.test_client().get(game.url("/events"), headers=game.table).json["events"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    submitted = [e["seq"] for e in events if e["type"] == "move-submitted"]
+    judged = [e["of"] for e in events if e["type"] in ("move-accepted", "move-rejected")]
+    assert len(submitted) == 8 and judged == submitted
+
+
+def test_posting_to_a_finished_game_is_409(client):
+    game = create(client, seed="short")
+    game.play_to_end(random.Random(3))
+    answer = game.move(0, {"type": "draw"})
+    assert answer.status_code == 409 and answer.json["code"] == "game-finished"
