@@ -6,6 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
+# The Procfile's commands (gunicorn, python) are this virtualenv's.
+export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: run test bench lint redis-server
 
@@ -23,15 +25,17 @@ redis-server:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq redis-server >/dev/null; }
 
+# With REDIS_URL unset, use 127.0.0.1:6379, starting a local redis-server if nothing answers.
 run: $(STAMP) redis-server
-	@REDIS_URL="$${REDIS_URL:-redis://127.0.0.1:6379/0}"; \
-	if [ -z "$$REDIS_URL_SET" ] && ! redis-cli -u "$$REDIS_URL" ping >/dev/null 2>&1; then \
-	  mkdir -p .run; \
-	  echo "no Redis answers at $$REDIS_URL: starting a local redis-server"; \
-	  redis-server --port 6379 --bind 127.0.0.1 --save "" --appendonly no \
-	    --dir .run --daemonize yes --logfile "$$PWD/.run/redis.log"; \
+	@if [ -z "$$REDIS_URL" ]; then \
+	  export REDIS_URL=redis://127.0.0.1:6379/0; \
+	  if ! $(BIN)/python -c "import redis; redis.Redis(socket_timeout=1).ping()" 2>/dev/null; then \
+	    mkdir -p .run; echo "nothing answers on 127.0.0.1:6379: starting a local redis-server"; \
+	    redis-server --port 6379 --bind 127.0.0.1 --save "" --appendonly no \
+	      --dir "$$PWD/.run" --daemonize yes --logfile "$$PWD/.run/redis.log"; \
+	  fi; \
 	fi; \
-	REDIS_URL="$$REDIS_URL" PORT=$(PORT) $(BIN)/honcho start
+	exec $(BIN)/honcho start -p $(PORT) -c web=1,worker=2
 
 test: $(STAMP) redis-server
 	$(BIN)/python -m pytest

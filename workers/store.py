@@ -293,6 +293,26 @@ class Store:
         values = self.redis.hmget(keys(game_id)["proj"], *fields)
         return {f: (v.decode() if v is not None else None) for f, v in zip(fields, values)}
 
+    def judging(self, game_id: str) -> tuple[dict[str, Any] | None, dict[str, str | None]]:
+        """In one round trip: the meta of a game and where its judging stands."""
+        k = keys(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(k["meta"])
+        pipe.hmget(k["proj"], "judged", "status")
+        raw, (judged, status) = pipe.execute()
+        meta = self._decode_meta(raw) if raw else None
+        saved = {"judged": judged and judged.decode(), "status": status and status.decode()}
+        return meta, saved
+
+    def progress(self, game_id: str) -> tuple[int, int]:
+        """The last submission's seq and the last judged one's, read together."""
+        k = keys(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(k["meta"], "submitted")
+        pipe.hget(k["proj"], "judged")
+        submitted, judged = pipe.execute()
+        return int(submitted or 0), int(judged or 0)
+
     def view(self, game_id: str, viewer: str) -> tuple[int, bytes | None]:
         at, view = self.redis.hmget(keys(game_id)["proj"], "at", f"view:{viewer}")
         return (int(at) if at else 0), view

@@ -8,6 +8,7 @@ so a job that runs twice, or two jobs that race, write nothing twice.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import orjson
@@ -30,17 +31,23 @@ def judge_pending(store: Store, game_id: str) -> int:
 
 
 def has_pending(store: Store, game_id: str) -> bool:
-    meta = store.meta(game_id)
-    judged = store.projection(game_id, "judged")["judged"]
-    return meta is not None and meta["submitted"] > int(judged or 0)
+    submitted, judged = store.progress(game_id)
+    return submitted > judged
+
+
+# The state each game was left in by this process, keyed by game: (last judged seq, state).
+# Decoding a stored state costs more than judging a move; a process that judged a game last
+# time resumes from memory. A state is a pure function of the log up to its seq, so an entry is
+# valid whenever its seq matches the stored projection's, whoever judged in between.
+_resumed: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+_RESUMED_GAMES = 2048
 
 
 def _judge(store: Store, game_id: str) -> int:
-    meta = store.meta(game_id)
+    meta, saved = store.judging(game_id)
     if meta is None:
         return 0
     game = GAMES[meta["game"]]
-    saved = store.projection(game_id, "judged", "state", "status")
     judged = int(saved["judged"] or 0)
     submissions = [
         e for e in store.entries(game_id, after=max(judged, 1)) if e["type"] == log.SUBMITTED
@@ -48,12 +55,7 @@ def _judge(store: Store, game_id: str) -> int:
     if not submissions:
         return 0
     seed, decks = store.secret(game_id)
-    table = log.table_of(meta, seed, decks)
-    state = (
-        codec.decode(game.state_type, orjson.loads(saved["state"]))
-        if saved["state"]
-        else game.deal(table)
-    )
+    state = _resume(store, game, game_id, judged)
     bodies: list[dict[str, Any]] = []
     for submission in submissions:
         state, body = log.verdict(game, state, submission)
@@ -67,7 +69,26 @@ def _judge(store: Store, game_id: str) -> int:
         verdicts=[(s["seq"], i) for i, s in enumerate(submissions)],
         projection=projection(game, meta["players"], state, submissions[-1]["seq"]),
     )
-    return len(submissions) if appended.outcome == "ok" else 0
+    if appended.outcome != "ok":
+        _resumed.pop(game_id, None)
+        return 0
+    _remember(game_id, submissions[-1]["seq"], state)
+    return len(submissions)
+
+
+def _resume(store: Store, game: Game, game_id: str, judged: int) -> Any:
+    cached = _resumed.get(game_id)
+    if cached is not None and cached[0] == judged:
+        _resumed.move_to_end(game_id)
+        return cached[1]
+    return codec.decode(game.state_type, orjson.loads(store.projection(game_id, "state")["state"]))
+
+
+def _remember(game_id: str, judged: int, state: Any) -> None:
+    _resumed[game_id] = (judged, state)
+    _resumed.move_to_end(game_id)
+    while len(_resumed) > _RESUMED_GAMES:
+        _resumed.popitem(last=False)
 
 
 def projection(game: Game, players: list[str], state: Any, judged: int) -> dict[str, Any]:

@@ -9,6 +9,7 @@ deals (`deals`) adds up the deals' scores; deal d is begun by seat (d-1) mod n.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -386,6 +387,14 @@ def colour_points(count: int) -> int:
 def best_assignment(
     counts: Mapping[str, int], jokers: int, colours: tuple[str, ...]
 ) -> tuple[dict[str, int], frozenset[str]]:
+    assigned, positive = _best(tuple(counts.get(c, 0) for c in colours), jokers, colours)
+    return dict(assigned), positive
+
+
+@functools.lru_cache(maxsize=4096)
+def _best(
+    counts: tuple[int, ...], jokers: int, colours: tuple[str, ...]
+) -> tuple[tuple[tuple[str, int], ...], frozenset[str]]:
     """The joker colours and positive colours that give the highest score.
 
     Every assignment of the jokers is tried (at most 7^3 / 3! multisets); the three colours
@@ -395,14 +404,14 @@ def best_assignment(
     best: tuple[int, dict[str, int], frozenset[str]] | None = None
     for extra in itertools.combinations_with_replacement(colours, jokers):
         assigned = {c: extra.count(c) for c in colours if extra.count(c)}
-        totals = {c: counts.get(c, 0) + assigned.get(c, 0) for c in colours}
+        totals = {c: n + assigned.get(c, 0) for c, n in zip(colours, counts, strict=True)}
         held = sorted((c for c in colours if totals[c]), key=lambda c: -colour_points(totals[c]))
         positive = frozenset(held[:_POSITIVE_COLOURS])
         points = sum(
             colour_points(totals[c]) * (1 if c in positive else -1) for c in held
         )
         if best is None or points > best[0]:
-            best = (points, assigned, positive)
+            best = (points, tuple(assigned.items()), positive)
     assert best is not None
     return best[1], best[2]
 

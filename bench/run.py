@@ -1,0 +1,205 @@
+"""Benchmark of tablelog: a script that prints figures, never a test that fails on timing.
+
+    .venv/bin/python bench/run.py [--clients 32] [--games 64] [--seconds 20] [--workers 2]
+                                  [--url http://host:port --redis redis://...]
+
+Without --url it starts its own redis-server, the Procfile's web entry and --workers worker
+processes. It prints:
+- verdicts per second and p50/p99 latency of `POST /moves?wait=5` for C clients over G games;
+- the raw XADD rate of the same Redis from this machine, and the ratio of the two;
+- engine replay speed (moves per second) per game, folding whole logs of random playouts;
+- the time to rebuild a finished game: in process, and as an audit through a worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import log  # noqa: E402
+from engine.games import GAMES  # noqa: E402
+from tests.engine.playout import play  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive HTTP connection."""
+
+    def __init__(self, base: str):
+        url = urlparse(base)
+        self.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+
+    def call(self, method: str, path: str, body=None, token: str | None = None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        reply = self.conn.getresponse()
+        return reply.status, json.loads(reply.read() or b"null")
+
+
+def start_service(workers: int) -> tuple[str, str, list[subprocess.Popen]]:
+    redis_port, web_port = free_port(), free_port()
+    procs = [subprocess.Popen(
+        [shutil.which("redis-server"), "--port", str(redis_port), "--save", "",
+         "--appendonly", "no"], stdout=subprocess.DEVNULL)]
+    redis_url = f"redis://127.0.0.1:{redis_port}/0"
+    env = {**os.environ, "PORT": str(web_port), "REDIS_URL": redis_url,
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    entries = dict(
+        line.split(":", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line
+    )
+    commands = [entries["web"]] + [entries["worker"]] * workers
+    procs += [subprocess.Popen(["bash", "-c", "exec " + c.strip()], cwd=ROOT, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+              for c in commands]
+    base = f"http://127.0.0.1:{web_port}"
+    for _ in range(400):
+        try:
+            if Client(base).call("GET", "/healthz")[1]["workers"] >= workers:
+                return base, redis_url, procs
+        except (OSError, TypeError, KeyError):
+            pass
+        time.sleep(0.05)
+    raise SystemExit("the service did not come up")
+
+
+def load(base: str, clients: int, games: int, seconds: float, game: str, players: int):
+    """C clients each drive G/C games, one legal move at a time, waiting for each verdict."""
+    latencies: list[float] = []
+    lock = threading.Lock()
+    stop_at = time.monotonic() + seconds
+
+    def drive(index: int) -> None:
+        client, rnd = Client(base), random.Random(index)
+        owned = [new_game(client, game, players) for _ in range(max(1, games // clients))]
+        mine = []
+        while time.monotonic() < stop_at:
+            for slot, (game_id, table) in enumerate(owned):
+                _, legal = client.call("GET", f"/v1/games/{game_id}/legal-moves", token=table)
+                if not legal["moves"]:
+                    owned[slot] = new_game(client, game, players)
+                    continue
+                choice = rnd.choice(legal["moves"])
+                started = time.perf_counter()
+                status, _ = client.call("POST", f"/v1/games/{game_id}/moves?wait=5",
+                                        {"seat": choice["seat"], "move": choice["move"]}, table)
+                if status == 201:
+                    mine.append(time.perf_counter() - started)
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=drive, args=(i,)) for i in range(clients)]
+    began = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return latencies, time.monotonic() - began
+
+
+def new_game(client: Client, game: str, players: int) -> tuple[str, str]:
+    _, created = client.call("POST", "/v1/games", {
+        "game": game, "players": [f"p{i}" for i in range(players)]})
+    return created["id"], created["table_token"]
+
+
+def xadd_rate(redis_url: str) -> float:
+    url = urlparse(redis_url)
+    out = subprocess.run(
+        ["redis-benchmark", "-h", url.hostname, "-p", str(url.port), "-n", "200000", "-c", "50",
+         "-q", "XADD", "bench:stream", "*", "e", "x" * 200],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    figure = out.replace("\r", "\n").strip().splitlines()[-1]
+    return float(figure.rsplit(":", 1)[1].split("requests")[0])
+
+
+def replay_speed(name: str, seats: int, playouts: int = 5) -> tuple[float, float]:
+    """Moves per second folding whole logs, and the mean time to rebuild one game."""
+    game = GAMES[name]
+    logs = [play(game, seats, f"bench-{i}", random.Random(i)) for i in range(playouts)]
+    moves = sum(sum(e["type"] == log.SUBMITTED for e in p.entries) for p in logs)
+    started = time.perf_counter()
+    for p in logs:
+        final = log.state_at(game, p.table, p.entries)
+        game.score(final)
+    took = time.perf_counter() - started
+    return moves / took, took / playouts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--games", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--game", default="coloretto")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--url")
+    parser.add_argument("--redis")
+    args = parser.parse_args()
+
+    procs: list[subprocess.Popen] = []
+    if args.url:
+        base, redis_url = args.url, args.redis or "redis://127.0.0.1:6379/0"
+    else:
+        base, redis_url, procs = start_service(args.workers)
+    try:
+        print(f"load: {args.clients} clients over {args.games} {args.game} games of "
+              f"{args.players}, {args.seconds:.0f} s, {args.workers} workers")
+        latencies, took = load(base, args.clients, args.games, args.seconds, args.game,
+                               args.players)
+        rate = len(latencies) / took
+        cuts = statistics.quantiles(latencies, n=100)
+        print(f"  verdicts/s           {rate:10.0f}")
+        print(f"  latency p50          {cuts[49] * 1000:10.1f} ms")
+        print(f"  latency p99          {cuts[98] * 1000:10.1f} ms")
+        raw = xadd_rate(redis_url)
+        print(f"  raw XADD/s           {raw:10.0f}   (redis-benchmark, same Redis)")
+        print(f"  verdicts/XADD ratio  {rate / raw:10.4f}")
+        client = Client(base)
+        game_id, table = new_game(client, "coloretto", 4)
+        while True:
+            _, legal = client.call("GET", f"/v1/games/{game_id}/legal-moves", token=table)
+            if not legal["moves"]:
+                break
+            choice = random.choice(legal["moves"])
+            client.call("POST", f"/v1/games/{game_id}/moves?wait=5", choice, table)
+        started = time.perf_counter()
+        _, report = client.call("POST", f"/v1/games/{game_id}/audit?wait=10", {}, table)
+        print(f"  audit of a finished coloretto game through a worker: "
+              f"{(time.perf_counter() - started) * 1000:.1f} ms (ok={report['ok']})")
+    finally:
+        for proc in procs:
+            proc.terminate()
+    print("engine replay (in process, random playouts to the end):")
+    for name, game in sorted(GAMES.items()):
+        for seats in game.seat_counts:
+            speed, rebuild = replay_speed(name, seats)
+            print(f"  {name:14s} {seats} players  {speed:10.0f} moves/s   "
+                  f"rebuild of a finished game {rebuild * 1000:7.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
