@@ -4,25 +4,23 @@ from flask import Blueprint
 
 from schemas import api
 from service import handlers
-from service.web import answer, body, query, store, who
+from service.web import answer, body, game, query, store
 
 bp = Blueprint("audits", __name__, url_prefix="/v1")
 
 
 @bp.post("/games/<game_id>/audit")
 def audit(game_id: str):
-    caller = who(game_id)
+    seen = game(game_id)
     claims = body(api.AuditRequest)["claimed"]
-    status, report = handlers.request_audit(
-        store(), game_id, caller, claims, query(api.Wait)["wait"]
-    )
+    status, report = handlers.request_audit(store(), seen, claims, query(api.Wait)["wait"])
     return answer(report, status, {"Location": report["links"]["self"]})
 
 
 @bp.get("/games/<game_id>/audits/<int:number>")
 def audit_report(game_id: str, number: int):
     status, report = handlers.audit_report(
-        store(), game_id, who(game_id), number, query(api.Wait)["wait"]
+        store(), game(game_id), number, query(api.Wait)["wait"]
     )
     return answer(report, status)
 

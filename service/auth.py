@@ -1,12 +1,12 @@
-"""Who is asking: a seat, the table (scorekeeper) or a spectator, from the bearer token."""
+"""Who is asking and about which game: one round trip per request, before any handler runs."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from flask import request
-
-from engine.game import SPECTATOR, TABLE, Viewer
+from engine.game import SPECTATOR, TABLE, Game, Viewer
+from engine.games import GAMES
 from service.problems import Problem
 from workers.store import Store
 
@@ -34,19 +34,40 @@ class Caller:
         if self.seat is None:
             raise Problem(401, "token-required", "posting a move needs a seat or table token")
         if requested is not None and requested != self.seat:
-            raise Problem(403, "not-your-seat", f"your token is seat {self.seat}'s, not seat {requested}'s")
+            raise Problem(
+                403, "not-your-seat", f"your token is seat {self.seat}'s, not seat {requested}'s"
+            )
         return self.seat
 
 
-def caller(store: Store, game_id: str) -> Caller:
+@dataclass(frozen=True)
+class Seen:
+    """A game as one request sees it: its meta, its rules, the caller, whether it is over."""
+
+    id: str
+    meta: dict[str, Any]
+    game: Game
+    caller: Caller
+    finished: bool
+
+    @property
+    def viewer(self) -> Viewer:
+        """Once a game is finished everything about it is public."""
+        return TABLE if self.finished else self.caller.viewer
+
+
+def seen(store: Store, game_id: str, authorization: str) -> Seen:
     """A missing token makes a spectator; a token this game does not know is a 401."""
-    header = request.headers.get("Authorization", "")
-    if not header:
-        return Caller(SPECTATOR)
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "bad-token", "use 'Authorization: Bearer <token>'")
-    role = store.role(game_id, token.strip())
-    if role is None:
+    token = None
+    if authorization:
+        scheme, _, token = authorization.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            raise Problem(401, "bad-token", "use 'Authorization: Bearer <token>'")
+    meta, role, finished = store.context(game_id, token)
+    if meta is None:
+        raise Problem(404, "game-not-found", f"there is no game {game_id!r}")
+    if token and role is None:
         raise Problem(401, "bad-token", "this token is not valid for this game")
-    return Caller(TABLE if role == TABLE else int(role))
+    caller = Caller(SPECTATOR if role is None else TABLE if role == TABLE else int(role))
+    return Seen(game_id, meta, GAMES[meta["game"]], caller, finished)

@@ -1,6 +1,6 @@
 """What the API does, as plain functions the thin views in `service/` call one at a time.
 
-Each takes the store, the caller and loaded input, and returns an answer body (or raises a
+Each takes the store, the game as the caller sees it (`Seen`) and loaded input, and returns an answer body (or raises a
 Problem). Nothing here knows Flask beyond the Problem it raises.
 """
 
@@ -15,27 +15,16 @@ from typing import Any
 import orjson
 
 from engine import codec, log
-from engine.game import TABLE, BadSetup, Game, Table
+from engine.game import TABLE, BadSetup, Table
 from engine.games import GAMES
 from engine.visibility import redact
 from schemas.moves import MOVES
-from service.auth import Caller
+from service.auth import Seen
 from service.problems import Problem
 from workers import queue
 from workers.audit import report
 from workers.store import Store, now
 from workers.validation import projection
-
-
-def game_of(store: Store, game_id: str) -> tuple[dict[str, Any], Game]:
-    meta = store.meta(game_id)
-    if meta is None:
-        raise Problem(404, "game-not-found", f"there is no game {game_id!r}")
-    return meta, GAMES[meta["game"]]
-
-
-def is_finished(store: Store, game_id: str) -> bool:
-    return store.projection(game_id, "status")["status"] == "finished"
 
 
 # -- creating and listing ---------------------------------------------------------------------
@@ -106,10 +95,9 @@ def _check_decks(canonical: tuple[str, ...], decks: list[list[str]]) -> None:
         )
 
 
-def summary(store: Store, game_id: str) -> dict[str, Any]:
-    meta, _ = game_of(store, game_id)
+def summary(store: Store, seen: Seen) -> dict[str, Any]:
+    meta, game_id = seen.meta, seen.id
     proj = store.projection(game_id, "status", "to_act", "round")
-    finished = proj["status"] == "finished"
     return {
         "id": game_id,
         "game": meta["game"],
@@ -120,7 +108,7 @@ def summary(store: Store, game_id: str) -> dict[str, Any]:
         "to_act": orjson.loads(proj["to_act"]),
         "round": int(proj["round"]),
         "seed_commitment": meta["seed_commitment"],
-        "seed": store.secret(game_id)[0] if finished else None,
+        "seed": store.secret(game_id)[0] if seen.finished else None,
         "created_at": meta["created_at"],
     }
 
@@ -171,16 +159,15 @@ def _listed(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
 
 def submit(
     store: Store,
-    game_id: str,
-    caller: Caller,
+    seen: Seen,
     body: dict[str, Any],
     idempotency_key: str | None,
     wait: float,
 ) -> tuple[int, dict[str, Any]]:
-    meta, game = game_of(store, game_id)
-    seat = caller.acting_seat(body.get("seat"), len(meta["players"]))
+    meta, game, game_id = seen.meta, seen.game, seen.id
+    seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]))
     move = _well_formed(game.name, body["move"])
-    if is_finished(store, game_id):
+    if seen.finished:
         raise Problem(409, "game-finished", "the game is over: no more moves are taken")
     entry: dict[str, Any] = {"type": log.SUBMITTED, "seat": seat, "move": move}
     if game.is_secret(move):
@@ -194,6 +181,7 @@ def submit(
         expected_version=body.get("expected_version"),
         idempotency=(idempotency_key, body_hash) if idempotency_key else None,
         submission=True,
+        based_on=(meta["version"], meta["hash"]),
     )
     if appended.outcome == "conflict":
         raise Problem(
@@ -208,7 +196,7 @@ def submit(
         )
     if appended.outcome == "ok" and store.mark_dirty(game_id):
         queue.enqueue_drain(store.redis)
-    return verdict(store, game_id, caller, appended.seq, wait)
+    return verdict(store, seen, appended.seq, wait, appended.version)
 
 
 def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
@@ -227,13 +215,13 @@ def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
 
 
 def verdict(
-    store: Store, game_id: str, caller: Caller, seq: int, wait: float = 0
+    store: Store, seen: Seen, seq: int, wait: float = 0, version: int = 0
 ) -> tuple[int, dict[str, Any]]:
     """The verdict on submission `seq`, waiting up to `wait` seconds for it (no polling)."""
-    found = _verdict_entry(store, game_id, seq, wait)
+    found = _verdict_entry(store, seen.id, seq, wait, version or seen.meta["version"])
     if found is None:
         return 202, {"seq": seq, "status": "pending"}
-    shown = redact(found, caller.viewer, is_finished(store, game_id))
+    shown = redact(found, seen.viewer)
     accepted = found["type"] == log.ACCEPTED
     answer = {
         "seq": seq,
@@ -246,41 +234,42 @@ def verdict(
     return (201 if accepted else 422), answer
 
 
-def _verdict_entry(store: Store, game_id: str, seq: int, wait: float) -> dict[str, Any] | None:
+def _verdict_entry(
+    store: Store, game_id: str, seq: int, wait: float, version: int
+) -> dict[str, Any] | None:
+    """Look, then block on the log until something past `version` lands, and look again."""
     deadline = time.monotonic() + wait
     while True:
-        version = store.meta(game_id)["version"]
         found = store.verdict_entry(game_id, seq)
         left = deadline - time.monotonic()
         if found is not None or left <= 0:
             return found
-        store.wait_for_entries(game_id, version, max(1, int(left * 1000)))
+        version = store.wait_for_entries(game_id, version, max(1, int(left * 1000)))
 
 
-def lookup(store: Store, game_id: str, caller: Caller, seq: int) -> dict[str, Any]:
-    meta, _ = game_of(store, game_id)
-    entries = store.entries(game_id, after=seq - 1, upto=seq) if 1 <= seq <= meta["version"] else []
+def lookup(store: Store, seen: Seen, seq: int) -> dict[str, Any]:
+    meta = seen.meta
+    entries = store.entries(seen.id, after=seq - 1, upto=seq) if 1 <= seq <= meta["version"] else []
     if not entries or entries[0]["type"] != log.SUBMITTED:
         raise Problem(404, "no-such-submission", f"log entry {seq} is not a submitted move")
-    return verdict(store, game_id, caller, seq)[1]
+    return verdict(store, seen, seq)[1]
 
 
 # -- reading the game --------------------------------------------------------------------------
 
 
-def _rebuilt(store: Store, game_id: str, game: Game, meta: dict[str, Any], upto: int | None):
-    entries = store.entries(game_id, upto=upto)
-    seed, decks = store.secret(game_id)
-    return entries, log.state_at(game, log.table_of(meta, seed, decks), entries)
+def _rebuilt(store: Store, seen: Seen, upto: int | None) -> tuple[list[dict[str, Any]], Any]:
+    """The log up to `upto` and the state right after it, replayed through the engine."""
+    entries = store.entries(seen.id, upto=upto)
+    seed, decks = store.secret(seen.id)
+    return entries, log.state_at(seen.game, log.table_of(seen.meta, seed, decks), entries)
 
 
-def state(store: Store, game_id: str, caller: Caller, at: int | None) -> bytes:
-    meta, game = game_of(store, game_id)
-    finished = is_finished(store, game_id)
-    viewer = TABLE if finished else caller.viewer
+def state(store: Store, seen: Seen, at: int | None) -> bytes:
+    meta, game, viewer = seen.meta, seen.game, seen.viewer
     if at is None:
-        version, view = store.view(game_id, str(viewer))
-        proj = store.projection(game_id, "status", "to_act", "round")
+        version, view = store.view(seen.id, str(viewer))
+        proj = store.projection(seen.id, "status", "to_act", "round")
         return b"".join([
             b'{"version":', str(version).encode(),
             b',"status":', orjson.dumps(proj["status"]),
@@ -289,7 +278,7 @@ def state(store: Store, game_id: str, caller: Caller, at: int | None) -> bytes:
             b',"state":', view, b"}",
         ])
     _check_at(meta, at)
-    _, then = _rebuilt(store, game_id, game, meta, at)
+    _, then = _rebuilt(store, seen, at)
     over = game.is_over(then)
     return orjson.dumps({
         "version": at,
@@ -305,43 +294,33 @@ def _check_at(meta: dict[str, Any], at: int) -> None:
         raise Problem(404, "no-such-version", f"the log has {meta['version']} entries, not {at}")
 
 
-def legal_moves(store: Store, game_id: str, caller: Caller) -> dict[str, Any]:
-    meta, game = game_of(store, game_id)
-    saved = store.projection(game_id, "at", "state")
-    now_state = _decode_state(game, saved["state"])
-    seats = range(len(meta["players"])) if caller.is_table else (
+def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
+    game, caller = seen.game, seen.caller
+    saved = store.projection(seen.id, "at", "state")
+    now_state = codec.decode(game.state_type, orjson.loads(saved["state"]))
+    seats = range(len(seen.meta["players"])) if caller.is_table else (
         [caller.seat] if caller.seat is not None else []
     )
     moves = [{"seat": s, "move": m} for s in seats for m in game.legal_moves(now_state, s)]
     return {"version": int(saved["at"]), "moves": moves}
 
 
-def _decode_state(game: Game, text: str) -> Any:
-    return codec.decode(game.state_type, orjson.loads(text))
-
-
-def score(store: Store, game_id: str, at: int | None) -> bytes:
-    meta, game = game_of(store, game_id)
+def score(store: Store, seen: Seen, at: int | None) -> bytes:
     if at is None:
-        return store.projection(game_id, "score")["score"].encode()
-    _check_at(meta, at)
-    _, then = _rebuilt(store, game_id, game, meta, at)
-    return orjson.dumps(game.score(then).to_json(meta["players"]))
+        return store.projection(seen.id, "score")["score"].encode()
+    _check_at(seen.meta, at)
+    _, then = _rebuilt(store, seen, at)
+    return orjson.dumps(seen.game.score(then).to_json(seen.meta["players"]))
 
 
-def events(
-    store: Store, game_id: str, caller: Caller, after: int, limit: int
-) -> tuple[list[dict[str, Any]], int]:
-    game_of(store, game_id)
-    finished = is_finished(store, game_id)
-    found = [redact(e, caller.viewer, finished) for e in store.entries(game_id, after, limit=limit)]
+def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    found = [redact(e, seen.viewer) for e in store.entries(seen.id, after, limit=limit)]
     return found, (found[-1]["seq"] if found else after)
 
 
-def replay_document(store: Store, game_id: str, caller: Caller) -> dict[str, Any]:
-    meta, game = game_of(store, game_id)
-    finished = is_finished(store, game_id)
-    entries, final = _rebuilt(store, game_id, game, meta, None)
+def replay_document(store: Store, seen: Seen) -> dict[str, Any]:
+    meta, game, game_id, finished = seen.meta, seen.game, seen.id, seen.finished
+    entries, final = _rebuilt(store, seen, None)
     seed, decks = store.secret(game_id)
     table = log.table_of(meta, seed, decks)
     canonical = game.canonical_deck(table.seats, table.options)
@@ -358,8 +337,8 @@ def replay_document(store: Store, game_id: str, caller: Caller) -> dict[str, Any
         "version": meta["version"],
         "seed_commitment": meta["seed_commitment"],
         "seed": seed if finished else None,
-        "deal": {"decks": dealt} if finished or caller.is_table else None,
-        "entries": [redact(e, caller.viewer, finished) for e in entries],
+        "deal": {"decks": dealt} if seen.viewer == TABLE else None,
+        "entries": [redact(e, seen.viewer) for e in entries],
         "score": game.score(final).to_json(meta["players"]),
     }
 
@@ -368,29 +347,28 @@ def replay_document(store: Store, game_id: str, caller: Caller) -> dict[str, Any
 
 
 def request_audit(
-    store: Store, game_id: str, caller: Caller, claimed: dict[str, int], wait: float
+    store: Store, seen: Seen, claimed: dict[str, int], wait: float
 ) -> tuple[int, dict[str, Any]]:
-    meta, _ = game_of(store, game_id)
+    seats = len(seen.meta["players"])
     for seat in claimed:
-        if int(seat) >= len(meta["players"]):
-            raise Problem(400, "no-such-seat", f"this game has seats 0 to {len(meta['players']) - 1}")
-    number = store.new_audit(game_id, claimed)
-    queue.enqueue_audit(store.redis, game_id, number)
-    return audit_report(store, game_id, caller, number, wait)
+        if int(seat) >= seats:
+            raise Problem(400, "no-such-seat", f"this game has seats 0 to {seats - 1}")
+    number = store.new_audit(seen.id, claimed)
+    queue.enqueue_audit(store.redis, seen.id, number)
+    return audit_report(store, seen, number, wait)
 
 
 def audit_report(
-    store: Store, game_id: str, caller: Caller, number: int, wait: float = 0
+    store: Store, seen: Seen, number: int, wait: float = 0
 ) -> tuple[int, dict[str, Any]]:
-    game_of(store, game_id)
+    game_id = seen.id
     found = store.audit(game_id, number, wait)
     if found is None:
         raise Problem(404, "no-such-audit", f"game {game_id} has no audit {number}")
     link = {"self": f"/v1/games/{game_id}/audits/{number}"}
     if found.get("status") != "done":
         return 202, {**found, "links": link}
-    shown = redact(found, caller.viewer, is_finished(store, game_id))
-    return 200, {**shown, "links": link}
+    return 200, {**redact(found, seen.viewer), "links": link}
 
 
 def verify(document: dict[str, Any]) -> dict[str, Any]:

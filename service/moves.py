@@ -5,19 +5,18 @@ from flask import Blueprint, request
 from schemas import api
 from service import handlers
 from service.problems import problem_response
-from service.web import answer, body, query, store, who
+from service.web import answer, body, game, query, store
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games")
 
 
 @bp.post("/<game_id>/moves")
 def submit(game_id: str):
-    caller = who(game_id)
+    seen = game(game_id)
     submission = body(api.Submission)
     status, verdict = handlers.submit(
         store(),
-        game_id,
-        caller,
+        seen,
         submission,
         request.headers.get("Idempotency-Key"),
         query(api.Wait)["wait"],
@@ -34,4 +33,4 @@ def _rest(verdict: dict) -> dict:
 
 @bp.get("/<game_id>/moves/<int:seq>")
 def lookup(game_id: str, seq: int):
-    return answer(handlers.lookup(store(), game_id, who(game_id), seq))
+    return answer(handlers.lookup(store(), game(game_id), seq))

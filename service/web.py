@@ -8,7 +8,7 @@ import orjson
 from flask import Response, current_app, request
 from marshmallow import Schema
 
-from service.auth import Caller, caller
+from service.auth import Seen, seen
 from service.problems import Problem
 from workers.store import Store
 
@@ -17,8 +17,9 @@ def store() -> Store:
     return current_app.extensions["store"]
 
 
-def who(game_id: str) -> Caller:
-    return caller(store(), game_id)
+def game(game_id: str) -> Seen:
+    """The game a request is about, as its caller may see it."""
+    return seen(store(), game_id, request.headers.get("Authorization", ""))
 
 
 def body(schema: type[Schema]) -> dict[str, Any]:

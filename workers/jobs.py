@@ -16,20 +16,33 @@ def _store() -> Store:
     return Store(client(redis_url()))
 
 
+LINGER_S = 0.05
+
+
 def drain() -> int:
-    """Judge games until none is marked dirty; the number of verdicts written."""
+    """Judge games until none is marked dirty; the number of verdicts written.
+
+    The job lingers a moment for more work before it stops: under load a stream of moves is
+    judged by one job instead of one job each.
+    """
     store = _store()
-    store.drain_started()
     written = 0
-    while (game_id := store.next_dirty()) is not None:
-        written += judge_pending(store, game_id)
-        # A submission may have landed while we held the lock and another worker, finding
-        # the game locked, skipped it: look again now that the lock is released.
-        while has_pending(store, game_id):
-            done = judge_pending(store, game_id)
-            if not done:
-                break
-            written += done
+    while True:
+        while (game_id := store.next_dirty(LINGER_S)) is not None:
+            written += _judge_all(store, game_id)
+        if store.drain_may_stop():
+            return written
+
+
+def _judge_all(store: Store, game_id: str) -> int:
+    written = judge_pending(store, game_id)
+    # A submission may have landed while we held the lock and another worker, finding the
+    # game locked, skipped it: look again now that the lock is released.
+    while has_pending(store, game_id):
+        done = judge_pending(store, game_id)
+        if not done:
+            break
+        written += done
     return written
 
 

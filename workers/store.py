@@ -14,8 +14,8 @@ shard. Per game:
                     at (log version they describe), status, to_act, round, state (engine state),
                     score, and `view:<viewer>` per seat, spectator and table;
 - `tl:{id}:audit:<n>` the report of audit n.
-Global keys: `tl:games` (sorted set of ids by creation), `tl:dirty` (games with submissions to
-judge) and `tl:drain` (a drain job is queued).
+Global keys: `tl:games` (sorted set of ids by creation), `tl:dirty` (sorted set of games with
+submissions to judge, oldest first) and `tl:drain` (a drain job is queued or running).
 
 Every write that must not half-happen goes through one Lua script, `_APPEND`: it checks the
 expected version, the idempotency key and that no verdict is written twice, then appends the
@@ -75,6 +75,14 @@ if idem_key ~= '' then redis.call('HSET', idem, idem_key, ARGV[4] .. ' ' .. (ver
 return {'ok', tostring(version + n)}
 """
 
+_VERDICT = """
+local at = redis.call('HGET', KEYS[2], ARGV[1])
+if not at then return false end
+local found = redis.call('XRANGE', KEYS[1], at .. '-0', at .. '-0')
+if #found == 0 then return false end
+return found[1][2][2]
+"""
+
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -102,6 +110,22 @@ def keys(game_id: str) -> dict[str, str]:
     }
 
 
+_LOCK_MS = 30_000
+_DRAIN_FLAG_S = 30
+
+
+@dataclass(frozen=True)
+class Judging:
+    """What a worker reads, under the game's lock, before judging its pending submissions."""
+
+    lock: str
+    meta: dict[str, Any]
+    judged: int
+    finished: bool
+    seed: str
+    decks: list[list[str]]
+
+
 @dataclass(frozen=True)
 class Appended:
     """What an append came to: `ok`, `idempotent` (an earlier answer), `conflict`, `judged`."""
@@ -117,6 +141,7 @@ class Store:
         self.redis = client
         self._append = client.register_script(_APPEND)
         self._release = client.register_script(_RELEASE)
+        self._verdict = client.register_script(_VERDICT)
 
     # -- creating and reading games ------------------------------------------------------
 
@@ -152,17 +177,24 @@ class Store:
         return entry
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
-        raw = self.redis.hgetall(keys(game_id)["meta"])
+        return self.context(game_id, None)[0]
+
+    def context(
+        self, game_id: str, token: str | None
+    ) -> tuple[dict[str, Any] | None, str | None, bool]:
+        """In one round trip: a game's meta, the role of `token` in it, and whether it is over."""
+        k = keys(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(k["meta"])
+        pipe.hget(k["auth"], token_digest(token) if token else "-")
+        pipe.hget(k["proj"], "status")
+        raw, role, status = pipe.execute()
         if not raw:
-            return None
+            return None, None, False
         meta = self._decode_meta(raw)
         for field in ("version", "submitted"):
             meta[field] = int(meta[field])
-        return meta
-
-    def role(self, game_id: str, token: str) -> str | None:
-        found = self.redis.hget(keys(game_id)["auth"], token_digest(token))
-        return found.decode() if found else None
+        return meta, role.decode() if role else None, status == b"finished"
 
     def secret(self, game_id: str) -> tuple[str, list[list[str]]]:
         seed, decks = self.redis.hmget(keys(game_id)["secret"], "seed", "decks")
@@ -212,10 +244,13 @@ class Store:
         found = self.redis.xrange(keys(game_id)["log"], min=f"{after + 1}-0", count=limit)
         return [fields[b"e"] for _, fields in found]
 
-    def wait_for_entries(self, game_id: str, after: int, timeout_ms: int) -> bool:
-        """Block until the log holds an entry after `after` or the time is up; no polling."""
-        found = self.redis.xread({keys(game_id)["log"]: f"{after}-0"}, count=1, block=timeout_ms)
-        return bool(found)
+    def wait_for_entries(self, game_id: str, after: int, timeout_ms: int) -> int:
+        """Block until the log holds entries after `after` or the time is up (no polling);
+        the last seq seen."""
+        found = self.redis.xread({keys(game_id)["log"]: f"{after}-0"}, block=timeout_ms)
+        if not found:
+            return after
+        return int(found[0][1][-1][0].split(b"-")[0])
 
     def append(
         self,
@@ -227,6 +262,7 @@ class Store:
         verdicts: Iterable[tuple[int, int]] = (),
         projection: Mapping[str, Any] | None = None,
         submission: bool = False,
+        based_on: tuple[int, str] | None = None,
     ) -> Appended:
         """Chain `bodies` onto the log atomically, retrying when another writer got there first.
 
@@ -237,14 +273,17 @@ class Store:
         idem_key, body_hash = idempotency or ("", "")
         verdicts = list(verdicts)
         for _ in range(100):
-            version, last_hash = self.redis.hmget(k["meta"], "version", "hash")
+            # `based_on` saves a round trip when the caller has just read the log's head.
+            version, last_hash = based_on or self.redis.hmget(k["meta"], "version", "hash")
+            based_on = None
             if version is None:
                 return Appended("missing")
             version = int(version)
+            last_hash = last_hash if isinstance(last_hash, str) else last_hash.decode()
             stamped = [
                 {**body, "seq": version + i, "at": now()} for i, body in enumerate(bodies, 1)
             ]
-            chained = log.chain(last_hash.decode(), stamped)
+            chained = log.chain(last_hash, stamped)
             pairs: list[Any] = []
             for of, index in verdicts:
                 pairs += [of, version + 1 + index]
@@ -277,11 +316,10 @@ class Store:
         raise RuntimeError(f"game {game_id}: could not append after 100 attempts")
 
     def verdict_entry(self, game_id: str, seq: int) -> dict[str, Any] | None:
-        at = self.redis.hget(keys(game_id)["verdict"], seq)
-        if at is None:
-            return None
-        found = self.entries(game_id, after=int(at) - 1, upto=int(at))
-        return found[0] if found else None
+        """The verdict entry on submission `seq`, in one round trip, or None while pending."""
+        k = keys(game_id)
+        found = self._verdict(keys=[k["log"], k["verdict"]], args=[seq])
+        return orjson.loads(found) if found else None
 
     def verdict_seqs(self, game_id: str) -> dict[int, int]:
         raw = self.redis.hgetall(keys(game_id)["verdict"])
@@ -293,16 +331,33 @@ class Store:
         values = self.redis.hmget(keys(game_id)["proj"], *fields)
         return {f: (v.decode() if v is not None else None) for f, v in zip(fields, values)}
 
-    def judging(self, game_id: str) -> tuple[dict[str, Any] | None, dict[str, str | None]]:
-        """In one round trip: the meta of a game and where its judging stands."""
+    def judging(self, game_id: str) -> Judging | None:
+        """In one round trip: take the game's lock and read what judging it needs.
+
+        None when another worker holds the lock (or the game does not exist).
+        """
         k = keys(game_id)
+        token = secrets.token_hex(8)
         pipe = self.redis.pipeline(transaction=False)
+        pipe.set(k["lock"], token, nx=True, px=_LOCK_MS)
         pipe.hgetall(k["meta"])
         pipe.hmget(k["proj"], "judged", "status")
-        raw, (judged, status) = pipe.execute()
-        meta = self._decode_meta(raw) if raw else None
-        saved = {"judged": judged and judged.decode(), "status": status and status.decode()}
-        return meta, saved
+        pipe.hmget(k["secret"], "seed", "decks")
+        locked, raw, (judged, status), (seed, decks) = pipe.execute()
+        if not locked:
+            return None
+        if not raw:
+            self.unlock(game_id, token)
+            return None
+        meta = self._decode_meta(raw)
+        return Judging(
+            lock=token,
+            meta=meta,
+            judged=int(judged or 0),
+            finished=status == b"finished",
+            seed=seed.decode(),
+            decks=orjson.loads(decks),
+        )
 
     def progress(self, game_id: str) -> tuple[int, int]:
         """The last submission's seq and the last judged one's, read together."""
@@ -320,23 +375,37 @@ class Store:
     # -- scheduling validation ------------------------------------------------------------
 
     def mark_dirty(self, game_id: str) -> bool:
-        """Note that `game_id` has submissions to judge; True when a drain job must be queued."""
+        """Note that `game_id` has submissions to judge; True when a drain job must be queued.
+
+        The flag stands for "a drain job is queued or running": while it is set, submissions
+        only join the dirty set, so under load one job judges the moves of many games.
+        """
         pipe = self.redis.pipeline(transaction=False)
-        pipe.sadd(DIRTY, game_id)
-        pipe.set(DRAIN_SCHEDULED, 1, nx=True, ex=30)
+        pipe.zadd(DIRTY, {game_id: time.time()}, nx=True)
+        pipe.set(DRAIN_SCHEDULED, 1, nx=True, ex=_DRAIN_FLAG_S)
         return bool(pipe.execute()[1])
 
-    def drain_started(self) -> None:
-        # Cleared before draining: anything marked dirty after this queues a new job.
-        self.redis.delete(DRAIN_SCHEDULED)
+    def next_dirty(self, linger_s: float) -> str | None:
+        """The game marked dirty longest ago, waiting up to `linger_s` for one to appear."""
+        popped = self.redis.zpopmin(DIRTY)
+        if not popped and linger_s > 0:
+            found = self.redis.bzpopmin(DIRTY, timeout=linger_s)
+            popped = [found[1:]] if found else []
+        return popped[0][0].decode() if popped else None
 
-    def next_dirty(self) -> str | None:
-        game_id = self.redis.spop(DIRTY)
-        return game_id.decode() if game_id else None
+    def drain_may_stop(self) -> bool:
+        """Lower the flag; False if a game was marked dirty meanwhile and this drain took the
+        flag back, so the caller must go on draining instead of stopping."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.delete(DRAIN_SCHEDULED)
+        pipe.zcard(DIRTY)
+        if not pipe.execute()[1]:
+            return True
+        return not self.redis.set(DRAIN_SCHEDULED, 1, nx=True, ex=_DRAIN_FLAG_S)
 
-    def lock(self, game_id: str, ttl_ms: int = 30_000) -> str | None:
+    def lock(self, game_id: str) -> str | None:
         token = secrets.token_hex(8)
-        return token if self.redis.set(keys(game_id)["lock"], token, nx=True, px=ttl_ms) else None
+        return token if self.redis.set(keys(game_id)["lock"], token, nx=True, px=_LOCK_MS) else None
 
     def unlock(self, game_id: str, token: str) -> None:
         self._release(keys=[keys(game_id)["lock"]], args=[token])

@@ -16,18 +16,18 @@ import orjson
 from engine import codec, log
 from engine.game import SPECTATOR, TABLE, Game
 from engine.games import GAMES
-from workers.store import Store, dumps
+from workers.store import Judging, Store, dumps
 
 
 def judge_pending(store: Store, game_id: str) -> int:
     """Judge what is pending in `game_id`; the number of verdicts written."""
-    token = store.lock(game_id)
-    if token is None:
-        return 0  # the holder re-checks after releasing (see `drain`), so nothing is lost
+    judging = store.judging(game_id)
+    if judging is None:
+        return 0  # the lock holder re-checks after releasing (see `jobs.drain`): nothing is lost
     try:
-        return _judge(store, game_id)
+        return _judge(store, game_id, judging)
     finally:
-        store.unlock(game_id, token)
+        store.unlock(game_id, judging.lock)
 
 
 def has_pending(store: Store, game_id: str) -> bool:
@@ -43,31 +43,29 @@ _resumed: OrderedDict[str, tuple[int, Any]] = OrderedDict()
 _RESUMED_GAMES = 2048
 
 
-def _judge(store: Store, game_id: str) -> int:
-    meta, saved = store.judging(game_id)
-    if meta is None:
-        return 0
+def _judge(store: Store, game_id: str, judging: Judging) -> int:
+    meta = judging.meta
     game = GAMES[meta["game"]]
-    judged = int(saved["judged"] or 0)
     submissions = [
-        e for e in store.entries(game_id, after=max(judged, 1)) if e["type"] == log.SUBMITTED
+        e
+        for e in store.entries(game_id, after=max(judging.judged, 1))
+        if e["type"] == log.SUBMITTED
     ]
     if not submissions:
         return 0
-    seed, decks = store.secret(game_id)
-    state = _resume(store, game, game_id, judged)
+    state = _resume(store, game, game_id, judging.judged)
     bodies: list[dict[str, Any]] = []
     for submission in submissions:
         state, body = log.verdict(game, state, submission)
         bodies.append(body)
-    finishing = game.is_over(state) and saved["status"] != "finished"
-    if finishing:
-        bodies.append({"type": log.FINISHED, "seed": seed, "decks": decks})
+    if game.is_over(state) and not judging.finished:
+        bodies.append({"type": log.FINISHED, "seed": judging.seed, "decks": judging.decks})
     appended = store.append(
         game_id,
         bodies,
         verdicts=[(s["seq"], i) for i, s in enumerate(submissions)],
         projection=projection(game, meta["players"], state, submissions[-1]["seq"]),
+        based_on=(int(meta["version"]), meta["hash"]),
     )
     if appended.outcome != "ok":
         _resumed.pop(game_id, None)
