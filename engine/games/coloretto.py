@@ -185,6 +185,8 @@ class Coloretto:
             raise IllegalMove(
                 "not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s"
             )
+        if not isinstance(move, Mapping):
+            raise IllegalMove("malformed-move", "a move is an object with a \"type\"")
         kind = move.get("type")
         if kind == "draw":
             return _draw(state, seat, seq)
@@ -281,7 +283,9 @@ def _row(state: State, move: Mapping[str, Any]) -> int:
         )
     if state.taken_by[row] is not None:
         raise IllegalMove(
-            "row-taken", f"row {row} was taken by seat {state.taken_by[row]} this round"
+            "row-taken",
+            f"row {row} was taken by seat {state.taken_by[row]}: a taken row is out of play"
+            " until the round ends",
         )
     return row
 
@@ -314,7 +318,7 @@ def _place(state: State, seat: int, row: int, seq: int) -> Outcome:
     if state.drawn is None:
         raise IllegalMove("draw-first", "draw a card before placing one")
     if len(state.rows[row]) >= _ROW_SIZE:
-        raise IllegalMove("row-full", f"row {row} already holds 3 cards")
+        raise IllegalMove("row-full", f"a row holds at most 3 cards: row {row} is full")
     card = Card(state.drawn.name, (*state.drawn.events, seq))
     rows = _with(state.rows, row, (*state.rows[row], card))
     placed = replace(state, rows=rows, drawn=None, turn=_next_seat(state.taken_by, seat))
@@ -416,7 +420,9 @@ def _best(
     return best[1], best[2]
 
 
-def score_collection(cards: tuple[Card, ...], deal: int, colours: tuple[str, ...]) -> list[Component]:
+def score_collection(
+    cards: tuple[Card, ...], deal: int, colours: tuple[str, ...]
+) -> list[Component]:
     """One seat's components for one deal, jokers placed where they score best."""
     counts = {c: sum(card.name == c for card in cards) for c in colours}
     jokers = [card for card in cards if card.name == JOKER]

@@ -6,8 +6,12 @@ A body that fits no schema of its game is a 400 and nothing is appended.
 
 from marshmallow import Schema
 
-from schemas.moves import coloretto
+from schemas.moves import coloretto, hermit, keltis_card, keltis_nwnz, sieben_siegel
 
 MOVES: dict[str, dict[str, type[Schema]]] = {
     "coloretto": coloretto.MOVE_SCHEMAS,
+    "keltis-card": keltis_card.MOVE_SCHEMAS,
+    "hermit": hermit.MOVE_SCHEMAS,
+    "keltis-nwnz": keltis_nwnz.MOVE_SCHEMAS,
+    "sieben-siegel": sieben_siegel.MOVE_SCHEMAS,
 }

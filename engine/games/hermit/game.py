@@ -1,0 +1,499 @@
+"""Hermit (P.D. Magnus), a Decktet game for 2 to 5 players: avoid being followed home.
+
+Rules: shared/rules/hermit.md and the original shared/seeds/hermit.it.txt; card names and
+moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes.md.
+
+A game is several hands; hand h is dealt from `table.deck(h, ...)` and begun by seat
+(h-1) mod n. Whenever no group is on the table every seat holding cards chooses a starting card
+at once (`start`, hidden until all have chosen, `engine.simultaneous`); with two players a
+quartet that empties the table first asks each seat for a face-down Stagecoach card. Groups are
+numbered 0, 1, 2, ... in order of creation within a hand (simultaneous starts in seat order;
+the five-player centre card is group 0) and keep their number until they leave the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.games.hermit.cards import CANONICAL, CARDS, describe, rank_in, shares_suit
+from engine.games.hermit.facts import (
+    Dealt,
+    GroupStarted,
+    HandDealt,
+    HandScored,
+    NewGroup,
+    Played,
+    QuartetTaken,
+    StagecoachLaid,
+)
+from engine.games.hermit.scoring import Card, score_hand
+from engine.scoring import Component, Score, SeatScore
+from engine.simultaneous import Simultaneous
+
+START = "start"
+STAGECOACH = "stagecoach"
+PLAY = "play"
+_CARDS_EACH = {2: 16, 3: 12, 4: 9, 5: 7}
+_QUARTET = 4
+_TWO_PLAYER_HANDS = 4
+_TARGETS = (66, 100)
+_FLAGS = {"must_follow": True, "pleasant_company": False, "house_party": False}
+_MOVE_KEYS = {START: {"card"}, STAGECOACH: {"card"}, PLAY: {"card", "group"}}
+_ORDER = {name: i for i, name in enumerate(CANONICAL)}
+
+
+@dataclass(frozen=True)
+class Group:
+    number: int
+    cards: tuple[Card, ...]
+    controller: int | None  # None: the five-player centre group nobody has taken yet
+
+    @property
+    def last(self) -> str:
+        return self.cards[-1].name
+
+
+@dataclass(frozen=True)
+class Laid:
+    """A Stagecoach card and the seat that laid it (None: dealt there)."""
+
+    seat: int | None
+    card: Card
+
+
+@dataclass(frozen=True)
+class State:
+    table: Table
+    hand: int
+    turn: int
+    hands: tuple[tuple[str, ...], ...]
+    groups: tuple[Group, ...]
+    next_group: int
+    choosing: Simultaneous | None
+    piles: tuple[tuple[Card, ...], ...]
+    set_aside: tuple[str, ...]
+    stagecoach: tuple[Laid, ...]
+    scored: tuple[tuple[Component, ...], ...]  # per seat, every finished hand
+    over: bool
+
+
+class Hermit:
+    name = "hermit"
+    seat_counts = (2, 3, 4, 5)
+    rules_version = "hermit/1"
+    lowest_wins = True
+    state_type = State
+
+    # -- setting up ---------------------------------------------------------------------
+
+    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        if seats not in self.seat_counts:
+            raise BadSetup("hermit is for 2 to 5 players")
+        unknown = set(options) - {"target", *_FLAGS}
+        if unknown:
+            raise BadSetup(f"hermit has no option {sorted(unknown)[0]!r}")
+        filled: dict[str, Any] = {}
+        target = options.get("target")
+        if seats == 2 and target is not None:
+            raise BadSetup("with two players the game is four hands: target does not apply")
+        if seats > 2:
+            target = 66 if target is None else target
+            if isinstance(target, bool) or target not in _TARGETS:
+                raise BadSetup("target must be 66 or 100")
+        filled["target"] = target
+        for flag, default in _FLAGS.items():
+            value = options.get(flag, default)
+            if not isinstance(value, bool):
+                raise BadSetup(f"{flag} must be true or false")
+            filled[flag] = value
+        return filled
+
+    def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return CANONICAL
+
+    def deal(self, table: Table) -> State:
+        scored: tuple[tuple[Component, ...], ...] = ((),) * table.seats
+        return _deal_hand(table, 1, scored, seq=1)[0]
+
+    # -- whose turn, what is legal ------------------------------------------------------
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        if state.over:
+            return ()
+        return state.choosing.waiting if state.choosing else (state.turn,)
+
+    def round(self, state: State) -> int:
+        return state.hand
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
+        if seat not in self.to_act(state):
+            return ()
+        held = state.hands[seat]
+        if state.choosing:
+            return tuple({"type": state.choosing.move, "card": c} for c in held)
+        moves: list[dict[str, Any]] = []
+        free = not state.table.options.get("must_follow", True) or not any(
+            _accepting(state, c) for c in held
+        )
+        for card in held:
+            accepting = _accepting(state, card)
+            moves += [{"type": PLAY, "card": card, "group": g.number} for g in accepting]
+            if not accepting and free:
+                moves.append({"type": PLAY, "card": card})
+        return tuple(moves)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+        if state.over:
+            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+        if not isinstance(move, Mapping):
+            raise IllegalMove("malformed-move", "a move is a JSON object with a type")
+        kind = move.get("type")
+        if not isinstance(kind, str) or kind not in _MOVE_KEYS:
+            raise IllegalMove(
+                "unknown-move", f"hermit has moves start, play and stagecoach, not {kind!r}"
+            )
+        _check_keys(kind, move)
+        card = move["card"]
+        if card not in CARDS:
+            raise IllegalMove("unknown-card", f"there is no {card!r} among the basic Decktet cards")
+        if kind == PLAY:
+            return _play(state, seat, card, move.get("group"), seq)
+        return _choose(state, seat, kind, card, seq)
+
+    def board(self) -> None:
+        return None
+
+    def is_secret(self, move: Mapping[str, Any]) -> bool:
+        # Starting and Stagecoach cards are chosen face down; a play is seen by all.
+        return isinstance(move, Mapping) and move.get("type") in (START, STAGECOACH)
+
+    # -- what each viewer sees, and the score --------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        seats = state.table.seats
+        options = state.table.options
+        public: dict[str, Any] = {
+            "deal": state.hand,
+            "deals": _TWO_PLAYER_HANDS if seats == 2 else None,
+            "target": options.get("target"),
+            "first_seat": _first_seat(state.hand, seats),
+            "turn": None if state.over else state.turn,
+            "choosing": state.choosing.public() if state.choosing and not state.over else None,
+            "groups": [
+                {"group": g.number, "cards": [c.name for c in g.cards],
+                 "controller": g.controller}
+                for g in state.groups
+            ],
+            "hand_sizes": [len(h) for h in state.hands],
+            "piles": [[c.name for c in pile] for pile in state.piles],
+            "set_aside": list(state.set_aside),
+            "stagecoach_size": len(state.stagecoach) if seats == 2 else None,
+            "totals": list(_totals(state.scored)),
+            "over": state.over,
+        }
+        private = [
+            {
+                "hand": list(state.hands[s]),
+                "choice": state.choosing.private(s) if state.choosing else None,
+                "stagecoach": [laid.card.name for laid in state.stagecoach if laid.seat == s],
+            }
+            for s in range(seats)
+        ]
+        undealt = (
+            {"stagecoach": [laid.card.name for laid in state.stagecoach]} if seats == 2 else {}
+        )
+        return compose_view(public, private, undealt, viewer)
+
+    def score(self, state: State) -> Score:
+        per_seat = [list(cs) for cs in state.scored]
+        if not state.over:
+            # The hand in play: its piles so far; the Stagecoach and House Party are decided
+            # only when it ends (and the Stagecoach's cards are hidden until then).
+            current = score_hand(state.piles, (), state.hand, state.table.options, final=False)
+            for seat, cs in enumerate(current.components):
+                per_seat[seat] += cs
+        return Score(
+            final=state.over,
+            rounds=state.hand,
+            seats=tuple(SeatScore(s, tuple(cs)) for s, cs in enumerate(per_seat)),
+            lowest_wins=True,
+        )
+
+
+GAME = Hermit()
+
+
+# -- dealing and ending a hand ------------------------------------------------------------
+
+
+def _first_seat(hand: int, seats: int) -> int:
+    return (hand - 1) % seats
+
+
+def _deal_hand(
+    table: Table, hand: int, scored: tuple[tuple[Component, ...], ...], seq: int
+) -> tuple[State, list[Fact]]:
+    """Hand `hand` dealt: whole hands from the top, seat 0 first; the rest per player count."""
+    seats = table.seats
+    deck = table.deck(hand, CANONICAL)
+    each = _CARDS_EACH[seats]
+    hands = tuple(
+        tuple(sorted(deck[s * each : (s + 1) * each], key=_ORDER.__getitem__))
+        for s in range(seats)
+    )
+    rest = deck[seats * each :]
+    # The leftover cards came from the deal (entry `seq`): their points, if any, trace there.
+    centre = (Group(0, (Card(rest[0], (seq,)),), None),) if seats == 5 else ()
+    coach = tuple(Laid(None, Card(c, (seq,))) for c in rest) if seats == 2 else ()
+    first = _first_seat(hand, seats)
+    state = State(
+        table=table,
+        hand=hand,
+        turn=first,
+        hands=hands,
+        groups=centre,
+        next_group=len(centre),
+        # The first start of a hand happens even beside the five-player centre group.
+        choosing=Simultaneous(START, tuple(range(seats))),
+        piles=((),) * seats,
+        set_aside=(),
+        stagecoach=coach,
+        scored=scored,
+        over=False,
+    )
+    facts: list[Fact] = [HandDealt(hand, first, each, rest[0] if seats == 5 else None)]
+    facts += [Dealt(s, h) for s, h in enumerate(hands)]
+    return state, facts
+
+
+def _totals(scored: tuple[tuple[Component, ...], ...]) -> tuple[int, ...]:
+    return tuple(sum(c.points for c in cs) for cs in scored)
+
+
+def _end_hand(state: State, seq: int) -> tuple[State, list[Fact]]:
+    seats = state.table.seats
+    coach = tuple(laid.card for laid in state.stagecoach)
+    result = score_hand(state.piles, coach, state.hand, state.table.options)
+    scored = tuple(old + new for old, new in zip(state.scored, result.components, strict=True))
+    totals = _totals(scored)
+    if seats == 2:
+        over = state.hand >= _TWO_PLAYER_HANDS
+    else:
+        over = max(totals) >= state.table.options.get("target", 66)
+    fact = HandScored(
+        hand=state.hand,
+        discarded=tuple(c.name for g in state.groups for c in g.cards),
+        stagecoach=tuple(c.name for c in coach),
+        stagecoach_to=result.stagecoach_to,
+        house_party=result.lone_collector,
+        points=result.points,
+        totals=totals,
+        game_over=over,
+    )
+    if over:
+        return replace(state, groups=(), choosing=None, scored=scored, over=True), [fact]
+    state, facts = _deal_hand(state.table, state.hand + 1, scored, seq)
+    return state, [fact, *facts]
+
+
+def _resume(state: State, seq: int) -> tuple[State, list[Fact]]:
+    """Carry on from the seat whose turn it is, with no choice pending.
+
+    A hand ends when every card has been played; an empty table asks for starting cards from
+    the seats that still hold any; a seat with no card left passes its turn on.
+    """
+    seats = state.table.seats
+    holding = tuple(s for s in range(seats) if state.hands[s])
+    if not holding:
+        return _end_hand(state, seq)
+    if not state.groups:
+        return replace(state, choosing=Simultaneous(START, holding)), []
+    turn = next(s for s in _clockwise(state.turn, seats) if state.hands[s])
+    return replace(state, turn=turn), []
+
+
+def _clockwise(start: int, seats: int):
+    return ((start + k) % seats for k in range(seats))
+
+
+# -- the moves -------------------------------------------------------------------------------
+
+
+def _check_keys(kind: str, move: Mapping[str, Any]) -> None:
+    extra = set(move) - {"type", *_MOVE_KEYS[kind]}
+    if extra:
+        raise IllegalMove("malformed-move", f"a {kind} move has no field {sorted(extra)[0]!r}")
+    if not isinstance(move.get("card"), str):
+        raise IllegalMove("malformed-move", f"a {kind} move names its card by a string: 'card'")
+    group = move.get("group")
+    if group is not None and (not isinstance(group, int) or isinstance(group, bool)):
+        raise IllegalMove("malformed-move", f"a group is named by its number, not {group!r}")
+
+
+def _without(cards: tuple[str, ...], card: str, seat: int) -> tuple[str, ...]:
+    if card not in cards:
+        raise IllegalMove("not-in-hand", f"seat {seat} does not hold the {card}")
+    return tuple(c for c in cards if c != card)
+
+
+def _with(items: tuple, index: int, value: Any) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _choose(state: State, seat: int, kind: str, card: str, seq: int) -> Outcome:
+    choosing = state.choosing
+    if choosing is None or choosing.move != kind:
+        raise _not_choosing_now(state, kind)
+    if seat not in choosing.seats:
+        raise IllegalMove(
+            "not-choosing", f"only seats holding cards choose a {kind} card; seat {seat} has none"
+        )
+    choosing, chose = choosing.choose(seat, card, seq)
+    hands = _with(state.hands, seat, _without(state.hands[seat], card, seat))
+    state = replace(state, hands=hands, choosing=choosing)
+    if not choosing.complete:
+        return Outcome(state, (chose,))
+    revealed = choosing.revealed()
+    facts: list[Fact] = [chose]
+    state = replace(state, choosing=None)
+    if kind == STAGECOACH:
+        laid = tuple(Laid(c.seat, Card(c.card, (c.seq,))) for c in revealed)
+        state = replace(state, stagecoach=state.stagecoach + laid)
+        facts.append(StagecoachLaid(len(state.stagecoach)))
+    else:
+        started = tuple(
+            Group(state.next_group + i, (Card(c.card, (c.seq,)),), c.seat)
+            for i, c in enumerate(revealed)
+        )
+        state = replace(
+            state, groups=state.groups + started, next_group=state.next_group + len(started)
+        )
+        facts += [GroupStarted(g.controller, g.number, g.last) for g in started]
+    state, more = _resume(state, seq)
+    return Outcome(state, (*facts, *more))
+
+
+def _not_choosing_now(state: State, kind: str) -> IllegalMove:
+    if kind == START and state.choosing is not None:  # the Stagecoach choice is pending
+        return IllegalMove(
+            "stagecoach-first",
+            "a quartet left the table empty: each seat adds a card to the stagecoach "
+            "before new groups are started",
+        )
+    if kind == START:
+        numbers = ", ".join(str(g.number) for g in state.groups)
+        many = len(state.groups) > 1
+        return IllegalMove(
+            "groups-on-table",
+            f"starting cards are chosen only when no group is on the table; "
+            f"group{'s' * many} {numbers} {'are' if many else 'is'} there",
+        )
+    if state.table.seats != 2:
+        return IllegalMove("no-stagecoach", "only the two-player game has a stagecoach")
+    return IllegalMove(
+        "no-stagecoach-now",
+        "a card goes to the stagecoach only when a quartet leaves the table empty, "
+        "before new groups are started",
+    )
+
+
+def _accepting(state: State, card: str) -> list[Group]:
+    """The groups whose last card shares a suit with `card`: only the last card counts."""
+    return [g for g in state.groups if shares_suit(card, g.last)]
+
+
+def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> Outcome:
+    if state.choosing is not None:
+        if state.choosing.move == START:
+            raise IllegalMove(
+                "start-first",
+                "no group is on the table: every seat first chooses a starting card "
+                "(a start move) and the cards are revealed together",
+            )
+        raise _not_choosing_now(state, START)
+    if seat != state.turn:
+        raise IllegalMove("not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
+    hand = _without(state.hands[seat], card, seat)
+    accepting = _accepting(state, card)
+    if number is None:
+        if accepting:
+            raise IllegalMove(
+                "must-join-group",
+                f"a card that shares a suit with a group's last card goes onto a group: "
+                f"{describe(card)} fits group {_numbers(accepting)}",
+            )
+        if state.table.options.get("must_follow", True):
+            followers = [c for c in hand if _accepting(state, c)]
+            if followers:
+                raise IllegalMove(
+                    "must-follow",
+                    f"a player holding a card that can join a group must play one onto a "
+                    f"group (must_follow): the {followers[0]} fits group "
+                    f"{_numbers(_accepting(state, followers[0]))}",
+                )
+        return _new_group(replace(state, hands=_with(state.hands, seat, hand)), seat, card, seq)
+    group = next((g for g in state.groups if g.number == number), None)
+    if group is None:
+        on_table = ", ".join(str(g.number) for g in state.groups)
+        raise IllegalMove(
+            "no-such-group", f"there is no group {number} on the table (groups: {on_table})"
+        )
+    if group not in accepting:
+        raise IllegalMove(
+            "no-shared-suit",
+            f"a card joins a group only if it shares a suit with the group's last card: "
+            f"{describe(card)} shares none with {describe(group.last)} ending group {number}",
+        )
+    return _join(replace(state, hands=_with(state.hands, seat, hand)), seat, card, group, seq)
+
+
+def _numbers(groups: list[Group]) -> str:
+    return " or ".join(str(g.number) for g in groups)
+
+
+def _new_group(state: State, seat: int, card: str, seq: int) -> Outcome:
+    group = Group(state.next_group, (Card(card, (seq,)),), seat)
+    state = replace(
+        state,
+        groups=(*state.groups, group),
+        next_group=state.next_group + 1,
+        turn=(seat + 1) % state.table.seats,
+    )
+    state, more = _resume(state, seq)
+    return Outcome(state, (NewGroup(seat, card, group.number), *more))
+
+
+def _join(state: State, seat: int, card: str, group: Group, seq: int) -> Outcome:
+    names = (*(c.name for c in group.cards), card)
+    # Equal to or above the highest card takes the group; a Crown beside its Ace ranks 0.
+    took = rank_in(card, names) >= max(rank_in(c, names) for c in names[:-1])
+    controller = seat if took else group.controller
+    grown = replace(group, cards=(*group.cards, Card(card, (seq,))), controller=controller)
+    facts: list[Fact] = [Played(seat, card, group.number, took, controller)]
+    groups = tuple(grown if g.number == group.number else g for g in state.groups)
+    emptied = False
+    if len(grown.cards) == _QUARTET:
+        groups = tuple(g for g in groups if g.number != group.number)
+        taken = tuple(Card(c.name, (*c.events, seq)) for c in grown.cards)
+        facts.append(QuartetTaken(group.number, controller, tuple(c.name for c in taken)))
+        if controller is None:
+            state = replace(state, set_aside=state.set_aside + tuple(c.name for c in taken))
+        else:
+            pile = state.piles[controller] + taken
+            state = replace(state, piles=_with(state.piles, controller, pile))
+        emptied = not groups
+    seats = state.table.seats
+    state = replace(state, groups=groups, turn=(seat + 1) % seats)
+    holding = tuple(s for s in range(seats) if state.hands[s])
+    if emptied and seats == 2 and holding:
+        return Outcome(replace(state, choosing=Simultaneous(STAGECOACH, holding)), tuple(facts))
+    state, more = _resume(state, seq)
+    return Outcome(state, (*facts, *more))

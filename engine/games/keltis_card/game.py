@@ -1,0 +1,408 @@
+"""Keltis – Das Kartenspiel (Reiner Knizia, Kosmos 2009) for 2 to 4 players.
+
+Rules: shared/rules/keltis-card.md and the original shared/seeds/keltis-card.it.txt; cards and
+moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes/keltis-card.md.
+
+A turn is several log entries: one action (`play`, `discard` or `wish`), then one `draw` per
+card used; `to_act` stays on the same seat until the draws are done. The colour rows follow
+`engine.display`, the deck and discard piles `engine.piles`. When the game ends (five rows on
+the table hold a final card, or the last card is drawn) the end phase begins: one seat at a
+time, clockwise from the seat after the one whose turn ended the game, each places up to two
+cards (`play`), its placements ending after the second play or at its `pass`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from engine import display
+from engine.display import COLOURS
+from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.games.keltis_card.scoring import score_tableau
+from engine.games.keltis_card.state import (
+    Discarded,
+    Drew,
+    EndPhaseBegan,
+    GameOver,
+    Passed,
+    Played,
+    Row,
+    State,
+    Tableau,
+    TookDiscard,
+    WishTaken,
+)
+from engine.piles import DECK, Piles
+from engine.scoring import Score, SeatScore
+
+_VALUES = (0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10)
+_CANONICAL = (
+    *(f"{c}{v}" for c in COLOURS for v in (*_VALUES, "F", "F")),
+    *(f"P{v}" for v in range(11)),
+)
+_HAND = 8
+_SET_ASIDE_TWO_PLAYERS = 30
+_STONES = tuple(range(1, 10))
+_FINAL_ROWS_TO_END = 5
+_END_PLACEMENTS = 2
+_PILES = (*COLOURS, display.POINT)
+_PLAYING, _END_PHASE, _OVER = "playing", "end-phase", "over"
+
+
+
+class KeltisCard:
+    name = "keltis-card"
+    seat_counts = (2, 3, 4)
+    rules_version = "keltis-card/1"
+    lowest_wins = False
+    state_type = State
+
+    # -- setting up ---------------------------------------------------------------------
+
+    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        if seats not in self.seat_counts:
+            raise BadSetup("keltis-card is for 2 to 4 players")
+        if options:
+            raise BadSetup(f"keltis-card has no option {sorted(options)[0]!r}")
+        return {}
+
+    def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return _CANONICAL
+
+    def deal(self, table: Table) -> State:
+        deck = table.deck(1, _CANONICAL)
+        seats = table.seats
+        hands = tuple(tuple(deck[s * _HAND : (s + 1) * _HAND]) for s in range(seats))
+        rest = deck[seats * _HAND :]
+        # Two players: 30 cards leave unseen; the bottom 30 is the same as 30 at random.
+        aside = _SET_ASIDE_TWO_PLAYERS if seats == 2 else 0
+        draw_pile, set_aside = rest[: len(rest) - aside], rest[len(rest) - aside :]
+        empty = Row((), ())
+        return State(
+            table=table,
+            phase=_PLAYING,
+            hands=hands,
+            piles=Piles.start(draw_pile, _PILES, COLOURS),
+            set_aside=tuple(set_aside),
+            stones=_STONES,
+            tableaux=(Tableau((empty,) * len(COLOURS), empty, empty),) * seats,
+            turn=0,
+            to_draw=0,
+            end_order=(),
+            end_placed=0,
+        )
+
+    # -- whose turn, what is legal ------------------------------------------------------
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        if state.phase == _OVER:
+            return ()
+        return (state.end_order[0],) if state.phase == _END_PHASE else (state.turn,)
+
+    def round(self, state: State) -> int:
+        return 1
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == _OVER
+
+    def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
+        if seat not in self.to_act(state):
+            return ()
+        if state.to_draw:
+            return tuple({"type": "draw", "from": s} for s in state.piles.sources())
+        hand = sorted(set(state.hands[seat]), key=_CANONICAL.index)
+        tableau = state.tableaux[seat]
+        moves: list[dict[str, Any]] = []
+        for card in hand:
+            if display.is_point(card):
+                moves.append({"type": "play", "card": card})
+                moves += [
+                    {"type": "play", "card": card, "row": c}
+                    for i, c in enumerate(COLOURS)
+                    if display.may_follow(tableau.rows[i].cards, c, card)
+                ]
+            elif display.may_follow(_row_of(tableau, card).cards, card[0], card):
+                moves.append({"type": "play", "card": card})
+        if state.phase == _END_PHASE:
+            return (*moves, {"type": "pass"})
+        moves += [{"type": "discard", "card": card} for card in hand]
+        moves += [{"type": "wish", "cards": list(pair)} for pair in _wish_pairs(state, seat)]
+        return tuple(moves)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+        if state.phase == _OVER:
+            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+        if not isinstance(move, Mapping):
+            raise IllegalMove("malformed-move", 'a move is an object with a "type"')
+        if seat not in self.to_act(state):
+            raise IllegalMove(
+                "not-your-turn", f"it is seat {self.to_act(state)[0]}'s turn, not seat {seat}'s"
+            )
+        kind = move.get("type")
+        if kind not in ("play", "discard", "wish", "draw", "pass"):
+            raise IllegalMove("unknown-move", f"keltis-card has no move of type {kind!r}")
+        if state.phase == _END_PHASE:
+            return _end_phase_move(state, seat, move, seq)
+        if kind == "draw":
+            return _draw(state, seat, move.get("from"))
+        if state.to_draw:
+            raise IllegalMove(
+                "must-draw",
+                f"you used your cards this turn: draw {state.to_draw} card"
+                f"{'s' * (state.to_draw > 1)} before anything else",
+            )
+        if kind == "pass":
+            raise IllegalMove(
+                "pass-not-allowed",
+                "pass is only for the end phase: on a turn play, discard or take a wish stone",
+            )
+        if kind == "play":
+            state, fact = _play(state, seat, move, seq)
+            return _after_use(state, seat, 1, (fact,))
+        if kind == "discard":
+            card = _card_in_hand(state, seat, move.get("card"))
+            state = _discard(state, seat, (card,))
+            return _after_use(state, seat, 1, (Discarded(seat, card),))
+        return _wish(state, seat, move, seq)
+
+    def board(self) -> None:
+        return None
+
+    def is_secret(self, move: Mapping[str, Any]) -> bool:
+        return False
+
+    # -- what each viewer sees, and the score --------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        public: dict[str, Any] = {
+            "phase": state.phase,
+            "turn": self.to_act(state)[0] if self.to_act(state) else None,
+            "to_draw": state.to_draw,
+            "hand_sizes": [len(h) for h in state.hands],
+            "seats": [
+                {
+                    "rows": {c: list(t.rows[i].cards) for i, c in enumerate(COLOURS)},
+                    "point_row": list(t.point_row.cards),
+                    "wish_stones": list(t.stones.cards),
+                }
+                for t in state.tableaux
+            ],
+            "wish_stones": [f"W{v}" for v in state.stones],
+            **state.piles.public(),
+            "set_aside_size": len(state.set_aside),
+            "final_rows": _final_rows(state),
+            "end_order": list(state.end_order),
+            "end_placed": state.end_placed,
+        }
+        private = [{"hand": list(h)} for h in state.hands]
+        undealt = {"deck": list(state.piles.deck), "set_aside": list(state.set_aside)}
+        return compose_view(public, private, undealt, viewer)
+
+    def score(self, state: State) -> Score:
+        return Score(
+            final=state.phase == _OVER,
+            rounds=1,
+            seats=tuple(
+                SeatScore(s, score_tableau(t)) for s, t in enumerate(state.tableaux)
+            ),
+            lowest_wins=False,
+        )
+
+
+GAME = KeltisCard()
+
+
+# -- the actions of a turn ------------------------------------------------------------------
+
+
+def _card_in_hand(state: State, seat: int, card: Any) -> str:
+    if not isinstance(card, str):
+        raise IllegalMove("malformed-move", 'name the card as a string, e.g. "card": "G7"')
+    if card not in state.hands[seat]:
+        raise IllegalMove("not-in-hand", f"{card} is not in your hand: only own cards are used")
+    return card
+
+
+def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> tuple[State, Played]:
+    card = _card_in_hand(state, seat, move.get("card"))
+    row = move.get("row")
+    tableau = state.tableaux[seat]
+    if display.is_point(card) and row is None:
+        point_row = _laid(tableau.point_row, card, seq)
+        tableau = replace(tableau, point_row=point_row)
+        label = "points"
+    else:
+        if row is None:
+            row = card[0]
+        if row not in COLOURS:
+            raise IllegalMove(
+                "no-such-row",
+                f"the colour rows are {', '.join(COLOURS)} (no row: the point row); {row!r}"
+                " is not one",
+            )
+        i = COLOURS.index(row)
+        display.check_follow(tableau.rows[i].cards, row, card)
+        tableau = replace(tableau, rows=_with(tableau.rows, i, _laid(tableau.rows[i], card, seq)))
+        label = row
+    state = replace(
+        state,
+        hands=_with(state.hands, seat, _without(state.hands[seat], (card,))),
+        tableaux=_with(state.tableaux, seat, tableau),
+    )
+    return state, Played(seat, card, label)
+
+
+def _discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
+    piles = state.piles
+    for card in cards:
+        piles = piles.discard(card)
+    return replace(
+        state, piles=piles, hands=_with(state.hands, seat, _without(state.hands[seat], cards))
+    )
+
+
+def _wish(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+    cards = move.get("cards")
+    if not isinstance(cards, list | tuple) or len(cards) != 2:
+        raise IllegalMove("malformed-move", 'a wish names two cards: "cards": ["G5", "P5"]')
+    for card in cards:
+        _card_in_hand(state, seat, card)
+    if cards[0] == cards[1] and state.hands[seat].count(cards[0]) < 2:
+        raise IllegalMove("not-in-hand", f"you hold only one {cards[0]}: a wish needs two cards")
+    values = [display.value_of(c) for c in cards]
+    if values[0] != values[1] or values[0] is None:
+        raise IllegalMove(
+            "wish-pair",
+            f"a wish stone is taken with two cards of the same value: {cards[0]} and"
+            f" {cards[1]} do not match (final cards have no value)",
+        )
+    stone = values[0]
+    if stone not in _STONES:
+        raise IllegalMove(
+            "wish-value",
+            f"wish stones are numbered 1 to 9: there is no stone for a pair of {stone}",
+        )
+    if stone not in state.stones:
+        raise IllegalMove(
+            "stone-taken", f"the wish stone {stone} is no longer in the middle: it was taken"
+        )
+    state = _discard(state, seat, tuple(cards))
+    tableau = state.tableaux[seat]
+    tableau = replace(tableau, stones=_laid(tableau.stones, f"W{stone}", seq))
+    state = replace(
+        state,
+        stones=tuple(s for s in state.stones if s != stone),
+        tableaux=_with(state.tableaux, seat, tableau),
+    )
+    return _after_use(state, seat, 2, (WishTaken(seat, stone, tuple(cards)),))
+
+
+def _after_use(state: State, seat: int, used: int, facts: tuple[Fact, ...]) -> Outcome:
+    """The draws owed after using cards, unless the five final rows end the game at once."""
+    if _final_rows(state) >= _FINAL_ROWS_TO_END:
+        return _begin_end_phase(state, seat, "five-final-rows", facts)
+    return Outcome(replace(state, to_draw=used), facts)
+
+
+def _draw(state: State, seat: int, source: Any) -> Outcome:
+    if not state.to_draw:
+        raise IllegalMove(
+            "nothing-to-draw", "draw only after using cards: one card per card played"
+        )
+    piles, card = state.piles.draw(source)
+    fact: Fact = Drew(seat, card) if source == DECK else TookDiscard(seat, source, card)
+    state = replace(
+        state,
+        piles=piles,
+        hands=_with(state.hands, seat, (*state.hands[seat], card)),
+        to_draw=state.to_draw - 1,
+    )
+    if piles.deck_empty:
+        # The last card drawn ends the game at once; a second draw owed is skipped.
+        return _begin_end_phase(state, seat, "deck-exhausted", (fact,))
+    if state.to_draw:
+        return Outcome(state, (fact,))
+    next_turn = replace(state, piles=piles.end_turn(), turn=(seat + 1) % state.table.seats)
+    return Outcome(next_turn, (fact,))
+
+
+# -- the end phase ---------------------------------------------------------------------------
+
+
+def _begin_end_phase(state: State, seat: int, reason: str, facts: tuple[Fact, ...]) -> Outcome:
+    seats = state.table.seats
+    order = tuple((seat + k) % seats for k in range(1, seats + 1))
+    state = replace(
+        state, phase=_END_PHASE, to_draw=0, piles=state.piles.end_turn(), end_order=order,
+        end_placed=0,
+    )
+    return Outcome(state, (*facts, EndPhaseBegan(reason, order)))
+
+
+def _end_phase_move(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+    kind = move.get("type")
+    if kind == "pass":
+        return _next_in_end_phase(state, (Passed(seat),))
+    if kind != "play":
+        raise IllegalMove(
+            "end-phase",
+            "the game has ended: in the end phase a seat only places up to two cards into its"
+            " rows, or passes (no discards, wish stones or draws)",
+        )
+    state, fact = _play(state, seat, move, seq)
+    state = replace(state, end_placed=state.end_placed + 1)
+    if state.end_placed >= _END_PLACEMENTS:
+        return _next_in_end_phase(state, (fact,))
+    return Outcome(state, (fact,))
+
+
+def _next_in_end_phase(state: State, facts: tuple[Fact, ...]) -> Outcome:
+    state = replace(state, end_order=state.end_order[1:], end_placed=0)
+    if state.end_order:
+        return Outcome(state, facts)
+    state = replace(state, phase=_OVER)
+    totals = tuple(sum(c.points for c in score_tableau(t)) for t in state.tableaux)
+    return Outcome(state, (*facts, GameOver(totals)))
+
+
+# -- small helpers ----------------------------------------------------------------------------
+
+
+def _final_rows(state: State) -> int:
+    """Rows on the whole table holding a final card; two finals in one row count once."""
+    return sum(display.finals(row.cards) > 0 for t in state.tableaux for row in t.rows)
+
+
+def _wish_pairs(state: State, seat: int) -> list[tuple[str, str]]:
+    hand = state.hands[seat]
+    distinct = sorted(set(hand), key=_CANONICAL.index)
+    pairs = [
+        (a, b)
+        for a, b in itertools.combinations_with_replacement(distinct, 2)
+        if (a != b or hand.count(a) >= 2) and display.value_of(a) == display.value_of(b)
+    ]
+    return [p for p in pairs if display.value_of(p[0]) in state.stones]
+
+
+def _row_of(tableau: Tableau, card: str) -> Row:
+    return tableau.rows[COLOURS.index(card[0])]
+
+
+def _laid(row: Row, card: str, seq: int) -> Row:
+    return Row((*row.cards, card), (*row.events, seq))
+
+
+def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
+    out = list(hand)
+    for card in cards:
+        out.remove(card)
+    return tuple(out)
+
+
+def _with(items: tuple, index: int, value: Any) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])

@@ -1,0 +1,505 @@
+"""Keltis "Neue Wege, neue Ziele" (Reiner Knizia, Kosmos), the board-game expansion, 2-4 players.
+
+Rules: shared/rules/keltis-nwnz.md and the original shared/seeds/keltis-nwnz.it.txt; cards and
+moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes/keltis-nwnz.md.
+
+A turn is one log entry to play a card (`move`: into a display row, moving a pawn one cell
+forward onto a cell of the card's colour or a joker cell) or to `discard` it; then the
+follow-ups the arrival cell's tile demands (`clover`, `discard-tile`), then one `draw` per card
+missing from a hand of 8. The board is data (`board.py`); display rows and the draw/discard
+cycle are the Keltis games' shared `engine.display` and `engine.piles`.
+
+Path tiles are dealt onto the board's 22 tile spots with `table.shuffled(TILES, "tiles")`: the
+i-th tile of the shuffled `TILES` lies on the i-th spot of the board's `tile_spots`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from engine import display
+from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.games.keltis_nwnz.board import COLOUR_NAMES, COLOURS, Board, stand_in
+from engine.games.keltis_nwnz.scoring import score_player
+from engine.games.keltis_nwnz.state import (
+    CLOVER,
+    CLOVER_DUE,
+    DISCARD,
+    DISCARD_DUE,
+    DRAW,
+    HAND,
+    PAWNS,
+    PLAY,
+    POINTS,
+    TILES,
+    WISH,
+    Award,
+    CloverMoved,
+    Discarded,
+    DrewFromDeck,
+    DrewFromPile,
+    FollowUpDue,
+    GameEnded,
+    Moved,
+    PathTile,
+    Pawn,
+    Player,
+    State,
+    Stone,
+    StoneTaken,
+    TilePoints,
+)
+from engine.piles import DECK, Piles
+from engine.scoring import Score, SeatScore
+
+_SET_ASIDE_TWO_PLAYERS = 30
+_CANONICAL = tuple(f"{c}{v}" for c in COLOURS for v in range(11) for _ in range(2))
+_GOAL_PAWNS_TO_END = 5
+
+
+class KeltisNwnz:
+    name = "keltis-nwnz"
+    seat_counts = (2, 3, 4)
+    rules_version = "keltis-nwnz/1"
+    lowest_wins = False
+    state_type = State
+
+    def __init__(self, board: Board | None = None):
+        self._board = board
+
+    @property
+    def layout(self) -> Board:
+        return self._board or stand_in()
+
+    # -- setting up ---------------------------------------------------------------------
+
+    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        if seats not in self.seat_counts:
+            raise BadSetup("keltis-nwnz is for 2 to 4 players")
+        if options:
+            raise BadSetup(f"keltis-nwnz has no option {sorted(options)[0]!r}")
+        return {}
+
+    def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return _CANONICAL
+
+    def deal(self, table: Table) -> State:
+        board = self.layout
+        deck = table.deck(1, _CANONICAL)
+        n = table.seats
+        hands = [deck[s * HAND : (s + 1) * HAND] for s in range(n)]
+        rest = deck[n * HAND :]
+        set_aside: tuple[str, ...] = ()
+        if n == 2:
+            rest, set_aside = rest[:-_SET_ASIDE_TWO_PLAYERS], rest[-_SET_ASIDE_TWO_PLAYERS:]
+        pawns = tuple(Pawn(p, board.start, ()) for p in PAWNS)
+        tiles = table.shuffled(TILES, "tiles")
+        return State(
+            table=table,
+            piles=Piles.start(rest),
+            set_aside=set_aside,
+            players=tuple(Player(h, ((),) * len(COLOURS), pawns, (), ()) for h in hands),
+            tiles=tuple(
+                PathTile(cell, tile, None)
+                for cell, tile in zip(board.tile_spots, tiles, strict=True)
+            ),
+            stacks=(5,) * len(COLOURS),
+            turn=0,
+            phase=PLAY,
+            due_at=None,
+            over=False,
+            ended_by=None,
+        )
+
+    # -- whose turn, what is legal ------------------------------------------------------
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return () if state.over else (state.turn,)
+
+    def round(self, state: State) -> int:
+        return 1
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
+        if state.over or seat != state.turn:
+            return ()
+        me = state.players[seat]
+        board = self.layout
+        if state.phase == DRAW:
+            return tuple({"type": "draw", "from": s} for s in state.piles.sources())
+        if state.phase == CLOVER_DUE:
+            return tuple(
+                {"type": "clover", "pawn": p.name, "to": to}
+                for p in me.pawns
+                for to in board.ahead(p.cell)
+            )
+        if state.phase == DISCARD_DUE:
+            return _discard_tile_moves(me)
+        cards = sorted(set(me.hand), key=_CANONICAL.index)
+        moves: list[dict[str, Any]] = [
+            {"type": "move", "pawn": p.name, "to": to, "card": card}
+            for p in me.pawns
+            for to in board.ahead(p.cell)
+            for card in cards
+            if board.cell(to).accepts(card[0]) and _fits(me, card)
+        ]
+        moves += [{"type": "discard", "card": card} for card in cards]
+        return tuple(moves)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+        if state.over:
+            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+        if seat != state.turn:
+            raise IllegalMove(
+                "not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s"
+            )
+        if not isinstance(move, Mapping):
+            raise IllegalMove("malformed-move", "a move is a JSON object with a 'type'")
+        kind = move.get("type")
+        turn = _Turn(self.layout, state, seat, seq)
+        if kind == "move":
+            turn.expect(PLAY, "play a card to move a pawn")
+            return turn.move(move)
+        if kind == "discard":
+            turn.expect(PLAY, "discard a card")
+            return turn.discard(_card(move))
+        if kind == "clover":
+            turn.expect(CLOVER_DUE, "make a clover move")
+            return turn.clover(move)
+        if kind == "discard-tile":
+            turn.expect(DISCARD_DUE, "discard for a discard tile")
+            return turn.discard_tile(move)
+        if kind == "draw":
+            turn.expect(DRAW, "draw")
+            return turn.draw(move.get("from"))
+        raise IllegalMove("unknown-move", f"keltis-nwnz has no move of type {kind!r}")
+
+    def board(self) -> dict[str, Any]:
+        return self.layout.to_json()
+
+    def is_secret(self, move: Mapping[str, Any]) -> bool:
+        return False
+
+    # -- what each viewer sees, and the score --------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        board = self.layout
+        seen: dict[str, Any] = {
+            "board": board.name,
+            "turn": None if state.over else state.turn,
+            "phase": None if state.over else state.phase,
+            "due_at": state.due_at,
+            **state.piles.public(),
+            "blocked_piles": [
+                n for n, f in zip(state.piles.names, state.piles.fresh, strict=True) if f
+            ],
+            "tiles": [
+                {"cell": t.cell, "tile": t.tile, "taken_by": t.taken_by} for t in state.tiles
+            ],
+            "stacks": {
+                c: {"cell": cell, "left": left}
+                for (c, cell), left in zip(board.stacks, state.stacks, strict=True)
+            },
+            "goal_pawns": _goal_pawns(board, state),
+            "players": [
+                {
+                    "seat": seat,
+                    "hand_size": len(p.hand),
+                    "rows": {c: list(r) for c, r in zip(COLOURS, p.rows, strict=True)},
+                    "pawns": {pawn.name: pawn.cell for pawn in p.pawns},
+                    "wish_stones": [s.colour for s in p.stones],
+                    "tile_points": sum(a.points for a in p.awards),
+                }
+                for seat, p in enumerate(state.players)
+            ],
+            "over": state.over,
+            "ended_by": state.ended_by,
+        }
+        private = [{"hand": list(p.hand)} for p in state.players]
+        undealt = {"deck": list(state.piles.deck), "set_aside": list(state.set_aside)}
+        return compose_view(seen, private, undealt, viewer)
+
+    def score(self, state: State) -> Score:
+        board = self.layout
+        return Score(
+            final=state.over,
+            rounds=1,
+            seats=tuple(
+                SeatScore(seat, score_player(board, player))
+                for seat, player in enumerate(state.players)
+            ),
+            lowest_wins=False,
+        )
+
+
+# -- one turn's moves ---------------------------------------------------------------------
+
+
+class _Turn:
+    """The moves of `seat` against `state`, each returning the Outcome it makes."""
+
+    def __init__(self, board: Board, state: State, seat: int, seq: int):
+        self.board, self.state, self.seat, self.seq = board, state, seat, seq
+        self.me = state.players[seat]
+
+    def expect(self, phase: str, attempt: str) -> None:
+        state = self.state
+        if state.phase == phase:
+            return
+        due = {
+            PLAY: ("play-first", "play or discard a card first"),
+            CLOVER_DUE: (
+                "clover-due",
+                f"the clover tile on {state.due_at} comes first: move one of your pawns one"
+                " cell forward with a clover move",
+            ),
+            DISCARD_DUE: (
+                "discard-tile-due",
+                f"the discard tile on {state.due_at} comes first: discard a card from your hand"
+                " or the top of a display row",
+            ),
+            DRAW: ("draw-due", f"you hold {len(self.me.hand)} cards: draw back to {HAND} first"),
+        }[state.phase]
+        raise IllegalMove(due[0], f"you cannot {attempt} now: {due[1]}")
+
+    def move(self, move: Mapping[str, Any]) -> Outcome:
+        pawn = self._pawn(move)
+        to = self._target(pawn, move)
+        card = _card(move)
+        self._in_hand(card)
+        cell = self.board.cell(to)
+        if not cell.accepts(card[0]):
+            name = COLOUR_NAMES[cell.colour]
+            raise IllegalMove(
+                "wrong-colour",
+                f"cell {to} is {name}: play a {name} card to enter it ({card} is"
+                f" {COLOUR_NAMES[card[0]]})",
+            )
+        row_index = COLOURS.index(card[0])
+        display.check_follow(self.me.rows[row_index], card[0], card)
+        me = replace(
+            self.me,
+            hand=_without(self.me.hand, card),
+            rows=_with(self.me.rows, row_index, (*self.me.rows[row_index], card)),
+        )
+        facts: list[Fact] = [Moved(self.seat, pawn.name, pawn.cell, to, card)]
+        return self._arrive(me, pawn, to, facts)
+
+    def discard(self, card: str) -> Outcome:
+        self._in_hand(card)
+        me = replace(self.me, hand=_without(self.me.hand, card))
+        state = replace(self._with_me(me), piles=self.state.piles.discard(card))
+        return _to_draw(state, [Discarded(self.seat, card, "hand")])
+
+    def clover(self, move: Mapping[str, Any]) -> Outcome:
+        pawn = self._pawn(move)
+        to = self._target(pawn, move)
+        facts: list[Fact] = [CloverMoved(self.seat, pawn.name, pawn.cell, to)]
+        return self._arrive(self.me, pawn, to, facts)
+
+    def discard_tile(self, move: Mapping[str, Any]) -> Outcome:
+        card = _card(move)
+        source = move.get("from")
+        if source not in (None, "hand", "display"):
+            raise IllegalMove(
+                "malformed-move", f"'from' is 'hand' or 'display', not {source!r}"
+            )
+        in_hand = card in self.me.hand
+        colour = card[:1]
+        row = self.me.rows[COLOURS.index(colour)] if colour in COLOURS else ()
+        on_top = bool(row) and row[-1] == card
+        if source == "hand" or (source is None and in_hand):
+            self._in_hand(card)
+            me = replace(self.me, hand=_without(self.me.hand, card))
+            fact = Discarded(self.seat, card, "hand")
+        elif on_top:
+            i = COLOURS.index(colour)
+            me = replace(self.me, rows=_with(self.me.rows, i, display.without_top(row)))
+            fact = Discarded(self.seat, card, colour)
+        elif source == "display":
+            raise IllegalMove(
+                "not-on-top",
+                f"{card} is not the top card of one of your display rows: the discard tile"
+                " takes only the last card laid in a row",
+            )
+        else:
+            raise IllegalMove(
+                "not-discardable",
+                f"{card} is neither in your hand nor the top card of one of your display rows:"
+                " the discard tile takes one of those",
+            )
+        state = replace(self._with_me(me), piles=self.state.piles.discard(card))
+        return _to_draw(state, [fact])
+
+    def draw(self, source: Any) -> Outcome:
+        if not isinstance(source, str):
+            raise IllegalMove("malformed-move", "a draw needs 'from': 'deck' or a colour")
+        piles, card = self.state.piles.draw(source)
+        me = replace(self.me, hand=(*self.me.hand, card))
+        state = replace(self._with_me(me), piles=piles)
+        fact_type = DrewFromDeck if source == DECK else DrewFromPile
+        facts: list[Fact] = [fact_type(self.seat, source, card)]
+        if piles.deck_empty:
+            facts.append(GameEnded("deck"))
+            return Outcome(replace(state, over=True, ended_by="deck", phase=PLAY), tuple(facts))
+        return _to_draw(state, facts)
+
+    # -- arriving on a cell ------------------------------------------------------------
+
+    def _arrive(self, me: Player, pawn: Pawn, to: str, facts: list[Fact]) -> Outcome:
+        board, seat, seq = self.board, self.seat, self.seq
+        moved = Pawn(pawn.name, to, (*pawn.moves, seq))
+        me = replace(me, pawns=tuple(moved if p.name == pawn.name else p for p in me.pawns))
+        state = replace(self._with_me(me), due_at=None)
+        entered_goal = board.in_goal(to) and not board.in_goal(pawn.cell)
+        if entered_goal and _goal_pawns(board, state) >= _GOAL_PAWNS_TO_END:
+            # The fifth pawn in the goal zone ends the game before its cell's tile acts.
+            facts.append(GameEnded("goal-zone"))
+            return Outcome(replace(state, over=True, ended_by="goal-zone"), tuple(facts))
+        tile_index = next((i for i, t in enumerate(state.tiles) if t.cell == to), None)
+        stack = board.stack_colour(to)
+        if stack is not None:
+            return self._from_stack(state, me, stack, to, facts)
+        if tile_index is None:
+            return _to_draw(state, facts)
+        tile = state.tiles[tile_index]
+        if tile.tile in POINTS:
+            award = Award(POINTS[tile.tile], to, seq)
+            facts.append(TilePoints(seat, to, award.points))
+            me = replace(me, awards=(*me.awards, award))
+            return _to_draw(_with_player(state, seat, me), facts)
+        if tile.tile in WISH:
+            if tile.taken_by is not None:
+                return _to_draw(state, facts)
+            colour = tile.tile[-1]
+            facts.append(StoneTaken(seat, to, colour, "tile"))
+            me = replace(me, stones=(*me.stones, Stone(colour, to, seq)))
+            tiles = _with(state.tiles, tile_index, replace(tile, taken_by=seat))
+            return _to_draw(replace(_with_player(state, seat, me), tiles=tiles), facts)
+        if tile.tile == CLOVER:
+            idle = not any(board.ahead(p.cell) for p in me.pawns)
+            facts.append(FollowUpDue(seat, to, CLOVER, idle))
+            if idle:
+                return _to_draw(state, facts)
+            return Outcome(replace(state, phase=CLOVER_DUE, due_at=to), tuple(facts))
+        idle = not me.hand and not any(me.rows)
+        facts.append(FollowUpDue(seat, to, DISCARD, idle))
+        if idle:
+            return _to_draw(state, facts)
+        return Outcome(replace(state, phase=DISCARD_DUE, due_at=to), tuple(facts))
+
+    def _from_stack(
+        self, state: State, me: Player, colour: str, cell: str, facts: list[Fact]
+    ) -> Outcome:
+        i = COLOURS.index(colour)
+        if not state.stacks[i]:
+            return _to_draw(state, facts)
+        facts.append(StoneTaken(self.seat, cell, colour, "stack"))
+        me = replace(me, stones=(*me.stones, Stone(colour, cell, self.seq)))
+        state = replace(
+            _with_player(state, self.seat, me),
+            stacks=_with(state.stacks, i, state.stacks[i] - 1),
+        )
+        return _to_draw(state, facts)
+
+    # -- checks ------------------------------------------------------------------------
+
+    def _pawn(self, move: Mapping[str, Any]) -> Pawn:
+        name = move.get("pawn")
+        if name not in PAWNS:
+            raise IllegalMove(
+                "no-such-pawn", f"your pawns are {', '.join(PAWNS)}; {name!r} is not one"
+            )
+        return self.me.pawns[PAWNS.index(name)]
+
+    def _target(self, pawn: Pawn, move: Mapping[str, Any]) -> str:
+        to = move.get("to")
+        if not self.board.has(to):
+            raise IllegalMove("no-such-cell", f"{to!r} is not a cell of the board")
+        ahead = self.board.ahead(pawn.cell)
+        if not ahead:
+            raise IllegalMove(
+                "not-ahead",
+                f"{pawn.name} stands on the final cell {pawn.cell}: a pawn there moves no more",
+            )
+        if to not in ahead:
+            raise IllegalMove(
+                "not-ahead",
+                f"{to} is not one cell ahead of {pawn.name} on {pawn.cell}: a pawn moves one"
+                f" cell forward along a path ({', '.join(ahead)})",
+            )
+        return to
+
+    def _in_hand(self, card: str) -> None:
+        if card not in self.me.hand:
+            raise IllegalMove("not-in-hand", f"{card} is not in your hand")
+
+    def _with_me(self, me: Player) -> State:
+        return _with_player(self.state, self.seat, me)
+
+
+def _to_draw(state: State, facts: list[Fact]) -> Outcome:
+    """Draw back to 8 next, or pass the turn when the hand is full."""
+    hand = state.players[state.turn].hand
+    if len(hand) < HAND and state.piles.sources():
+        return Outcome(replace(state, phase=DRAW, due_at=None), tuple(facts))
+    passed = replace(
+        state,
+        phase=PLAY,
+        due_at=None,
+        turn=(state.turn + 1) % state.table.seats,
+        piles=state.piles.end_turn(),
+    )
+    return Outcome(passed, tuple(facts))
+
+
+GAME = KeltisNwnz()
+
+
+# -- small helpers ----------------------------------------------------------------------------
+
+
+def _card(move: Mapping[str, Any]) -> str:
+    card = move.get("card")
+    if not isinstance(card, str):
+        raise IllegalMove("malformed-move", "the move needs a 'card' such as \"G4\"")
+    return card
+
+
+def _fits(me: Player, card: str) -> bool:
+    return display.may_follow(me.rows[COLOURS.index(card[0])], card[0], card)
+
+
+def _discard_tile_moves(me: Player) -> tuple[dict[str, Any], ...]:
+    moves = [
+        {"type": "discard-tile", "card": c} for c in sorted(set(me.hand), key=_CANONICAL.index)
+    ]
+    for row in me.rows:
+        if row:
+            top = row[-1]
+            extra = {"from": "display"} if top in me.hand else {}
+            moves.append({"type": "discard-tile", "card": top, **extra})
+    return tuple(moves)
+
+
+def _goal_pawns(board: Board, state: State) -> int:
+    return sum(board.in_goal(p.cell) for player in state.players for p in player.pawns)
+
+
+def _with_player(state: State, seat: int, player: Player) -> State:
+    return replace(state, players=_with(state.players, seat, player))
+
+
+def _with(items: tuple, index: int, value: Any) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = cards.index(card)
+    return (*cards[:i], *cards[i + 1 :])

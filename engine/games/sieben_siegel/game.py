@@ -1,0 +1,401 @@
+"""Die sieben Siegel (Stefan Dorra, Abacusspiele 2003) for 3 to 5 players.
+
+Rules: shared/rules/sieben-siegel.md and the original shared/seeds/sieben-siegel.it.txt; cards,
+seals and moves: CONTRACT.md section 9; readings of open questions:
+docs/rules-notes/sieben-siegel.md.
+
+A round: each seat once, clockwise from the round's first seat, predicts (takes seals) or
+takes the saboteur; then 15 tricks, red trumps, the winner leads. A trick's winner returns a
+fitting seal: the engine settles it with the last card when there is nothing to choose, and
+otherwise waits for the winner's `return` move. Round r is dealt from deck `deal-{r}` and
+begun by seat (r-1) mod n.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.games.sieben_siegel import seals as sealing
+from engine.games.sieben_siegel.scoring import round_components
+from engine.games.sieben_siegel.state import (
+    BLACK,
+    HAND_SIZE,
+    OVER,
+    PREDICT,
+    RETURN,
+    SEAL_OF,
+    SEALS,
+    TRICK,
+    TRUMP,
+    BlackSealTaken,
+    CardPlayed,
+    Dealt,
+    NoBlackSealLeft,
+    Played,
+    RoundScored,
+    RoundStarted,
+    SaboteurTaken,
+    Seal,
+    SealChoice,
+    SealReturned,
+    State,
+    TrickWon,
+    canonical,
+    colour_of,
+    value_of,
+)
+from engine.scoring import Score, SeatScore
+
+_SABOTEUR_MAX = (4, 5, 6)
+_MAX_ROUNDS = 30
+
+
+class SiebenSiegel:
+    name = "sieben-siegel"
+    seat_counts = (3, 4, 5)
+    rules_version = "sieben-siegel/1"
+    lowest_wins = True
+    state_type = State
+
+    # -- setting up ---------------------------------------------------------------------
+
+    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"rounds", "saboteur_max"}
+        if unknown:
+            raise BadSetup(f"sieben-siegel has no option {sorted(unknown)[0]!r}")
+        if seats not in self.seat_counts:
+            raise BadSetup("sieben-siegel is played by 3 to 5 players")
+        rounds = options.get("rounds", 6 if seats == 3 else seats)
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= _MAX_ROUNDS:
+            raise BadSetup(f"rounds must be a whole number from 1 to {_MAX_ROUNDS}")
+        saboteur_max = options.get("saboteur_max", 4)
+        if type(saboteur_max) is not int or saboteur_max not in _SABOTEUR_MAX:
+            raise BadSetup("saboteur_max must be 4, 5 or 6")
+        return {"rounds": rounds, "saboteur_max": saboteur_max}
+
+    def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return canonical(seats)
+
+    def deal(self, table: Table) -> State:
+        empty = State(
+            table=table,
+            round=0,
+            first=0,
+            phase=PREDICT,
+            turn=0,
+            hands=(),
+            acted=(),
+            saboteur=None,
+            saboteur_event=None,
+            seals=(),
+            trick=(),
+            last_trick=(),
+            tricks_won=(),
+            choice=(),
+            scored=((),) * table.seats,
+        )
+        return _start_round(empty, 1)[0]
+
+    # -- whose turn, what is legal ------------------------------------------------------
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return () if state.phase == OVER else (state.turn,)
+
+    def round(self, state: State) -> int:
+        return state.round
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
+        if state.phase == OVER or seat != state.turn:
+            return ()
+        if state.phase == PREDICT:
+            saboteur = () if state.saboteur is not None else ({"type": "saboteur"},)
+            return (*sealing.predictions(state, seat), *saboteur)
+        if state.phase == RETURN:
+            return tuple({"type": "return", "seal": kind} for kind in state.choice)
+        return tuple({"type": "play", "card": card} for card in _playable(state, seat))
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+        if state.phase == OVER:
+            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+        if not isinstance(move, Mapping):
+            raise IllegalMove("malformed-move", 'a move is an object with a "type"')
+        kind = move.get("type")
+        if kind not in ("predict", "saboteur", "play", "return"):
+            raise IllegalMove("unknown-move", f"sieben-siegel has no move of type {kind!r}")
+        if seat != state.turn:
+            raise IllegalMove("not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
+        _check_phase(state, kind)
+        if kind == "predict":
+            return _predict(state, seat, move, seq)
+        if kind == "saboteur":
+            return _take_saboteur(state, seat, seq)
+        if kind == "play":
+            return _play(state, seat, move, seq)
+        return _return(state, seat, move, seq)
+
+    def board(self) -> None:
+        return None
+
+    def is_secret(self, move: Mapping[str, Any]) -> bool:
+        return False
+
+    # -- what each viewer sees, and the score --------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        middle = sealing.supply(state)
+        public: dict[str, Any] = {
+            "round": state.round,
+            "rounds": state.table.options.get("rounds"),
+            "phase": state.phase,
+            "turn": None if state.phase == OVER else state.turn,
+            "first_seat": state.first,
+            "acted": list(state.acted),
+            "saboteur": state.saboteur,
+            "seals": [sealing.counts(seals) for seals in state.seals],
+            "supply": {kind: middle[kind] for kind in SEALS},
+            "hand_sizes": [len(hand) for hand in state.hands],
+            "trick": [{"seat": p.seat, "card": p.card} for p in state.trick],
+            "led": colour_of(state.trick[0].card) if state.trick else None,
+            "last_trick": [{"seat": p.seat, "card": p.card} for p in state.last_trick],
+            "tricks_won": list(state.tricks_won),
+            "choice": (
+                {"seat": state.turn, "seals": list(state.choice)} if state.phase == RETURN else None
+            ),
+            "totals": [sum(c.points for c in cs) for cs in state.scored],
+            "over": state.phase == OVER,
+        }
+        private = [{"hand": list(hand)} for hand in state.hands]
+        return compose_view(public, private, {}, viewer)
+
+    def score(self, state: State) -> Score:
+        per_seat = [list(cs) for cs in state.scored]
+        rounds = state.round
+        if state.phase != OVER:
+            for seat, cs in enumerate(round_components(state)):
+                per_seat[seat] += cs
+        return Score(
+            final=state.phase == OVER,
+            rounds=rounds,
+            seats=tuple(SeatScore(s, tuple(cs)) for s, cs in enumerate(per_seat)),
+            lowest_wins=True,
+        )
+
+
+GAME = SiebenSiegel()
+
+
+# -- rounds ----------------------------------------------------------------------------------
+
+
+def _start_round(state: State, number: int) -> tuple[State, tuple[Fact, ...]]:
+    seats = state.table.seats
+    deck = state.table.deck(number, canonical(seats))
+    order = {card: i for i, card in enumerate(canonical(seats))}
+    hands = tuple(
+        tuple(sorted(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE], key=order.__getitem__))
+        for s in range(seats)
+    )
+    first = (number - 1) % seats
+    dealt = replace(
+        state,
+        round=number,
+        first=first,
+        phase=PREDICT,
+        turn=first,
+        hands=hands,
+        acted=(),
+        saboteur=None,
+        saboteur_event=None,
+        seals=((),) * seats,
+        trick=(),
+        last_trick=(),
+        tricks_won=(0,) * seats,
+        choice=(),
+    )
+    facts = (RoundStarted(number, first), *(Dealt(s, hands[s]) for s in range(seats)))
+    return dealt, facts
+
+
+def _end_round(state: State) -> tuple[State, tuple[Fact, ...]]:
+    components = round_components(state)
+    scored = tuple(old + new for old, new in zip(state.scored, components, strict=True))
+    points = tuple(sum(c.points for c in cs) for cs in components)
+    state = replace(state, scored=scored)
+    facts: tuple[Fact, ...] = (RoundScored(state.round, points),)
+    if state.round >= state.table.options.get("rounds", state.table.seats):
+        return replace(state, phase=OVER), facts
+    state, started = _start_round(state, state.round + 1)
+    return state, facts + started
+
+
+# -- the prediction ------------------------------------------------------------------------
+
+
+def _check_phase(state: State, kind: str) -> None:
+    if state.phase == RETURN and kind != "return":
+        raise IllegalMove(
+            "must-return-seal",
+            f"you won the trick and hold several fitting seals ({', '.join(state.choice)}):"
+            " return one of them before anything else",
+        )
+    if state.phase == PREDICT and kind in ("play", "return"):
+        raise IllegalMove(
+            "predictions-first",
+            "every seat predicts or takes the saboteur before the first trick is played",
+        )
+    if state.phase == TRICK and kind in ("predict", "saboteur"):
+        raise IllegalMove(
+            "predictions-over",
+            "each seat predicts or takes the saboteur once, before the tricks: the tricks"
+            " have begun",
+        )
+    if state.phase == TRICK and kind == "return":
+        raise IllegalMove(
+            "nothing-to-return",
+            "a seal is chosen only when the trick's winner holds several fitting seals:"
+            " no trick is waiting for one",
+        )
+
+
+def _after_prediction(state: State, seat: int) -> State:
+    acted = (*state.acted, seat)
+    if len(acted) == state.table.seats:
+        return replace(state, acted=acted, phase=TRICK, turn=state.first)
+    return replace(state, acted=acted, turn=(seat + 1) % state.table.seats)
+
+
+def _predict(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+    wanted, sources = sealing.read_prediction(move)
+    seals, facts = sealing.take_prediction(state, seat, wanted, sources, seq)
+    return Outcome(_after_prediction(replace(state, seals=seals), seat), facts)
+
+
+def _take_saboteur(state: State, seat: int, seq: int) -> Outcome:
+    if state.saboteur is not None:
+        raise IllegalMove(
+            "saboteur-taken",
+            f"seat {state.saboteur} took the saboteur: only one seat a round may, so you"
+            " must predict",
+        )
+    taken = replace(state, saboteur=seat, saboteur_event=seq)
+    return Outcome(_after_prediction(taken, seat), (SaboteurTaken(seat),))
+
+
+# -- tricks --------------------------------------------------------------------------------
+
+
+def _playable(state: State, seat: int) -> tuple[str, ...]:
+    hand = state.hands[seat]
+    if not state.trick:
+        return hand
+    led = colour_of(state.trick[0].card)
+    following = tuple(card for card in hand if colour_of(card) == led)
+    return following or hand
+
+
+def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+    card = move.get("card")
+    if not isinstance(card, str):
+        raise IllegalMove("malformed-move", 'a play names its card, e.g. {"card": "Y12"}')
+    if card not in canonical(state.table.seats):
+        top = value_of(canonical(state.table.seats)[-1])
+        raise IllegalMove(
+            "no-such-card",
+            f"the cards of this game are the values 1 to {top} in the colours R, Y, G, B, V"
+            f" (e.g. Y{top}): there is no {card!r}",
+        )
+    hand = state.hands[seat]
+    if card not in hand:
+        raise IllegalMove("card-not-held", f"you do not hold {card}: play a card from your hand")
+    if card not in _playable(state, seat):
+        led = SEAL_OF[colour_of(state.trick[0].card)]
+        raise IllegalMove(
+            "must-follow-suit", f"you hold {led}, so you must follow {led}"
+        )
+    hands = _with(state.hands, seat, tuple(c for c in hand if c != card))
+    trick = (*state.trick, Played(seat, card))
+    state = replace(state, hands=hands, trick=trick)
+    facts: list[Fact] = [CardPlayed(seat, card)]
+    if len(trick) < state.table.seats:
+        return Outcome(replace(state, turn=(seat + 1) % state.table.seats), tuple(facts))
+    return _settle_trick(state, seq, facts)
+
+
+def _winner(trick: tuple[Played, ...]) -> Played:
+    """The highest red if any red was played, else the highest card of the led colour."""
+    led = colour_of(trick[0].card)
+    trumps = [p for p in trick if colour_of(p.card) == TRUMP]
+    contenders = trumps or [p for p in trick if colour_of(p.card) == led]
+    return max(contenders, key=lambda p: value_of(p.card))
+
+
+def _settle_trick(state: State, seq: int, facts: list[Fact]) -> Outcome:
+    won = _winner(state.trick)
+    led = colour_of(state.trick[0].card)
+    seat = won.seat
+    number = sum(state.tricks_won) + 1
+    facts.append(TrickWon(seat, number, led, tuple(p.card for p in state.trick)))
+    state = replace(
+        state,
+        trick=(),
+        last_trick=state.trick,
+        tricks_won=_with(state.tricks_won, seat, state.tricks_won[seat] + 1),
+        turn=seat,
+        phase=TRICK,
+    )
+    if seat == state.saboteur:
+        return _after_trick(state, facts)
+    fits = sealing.fitting(led, won.card)
+    held = tuple(kind for kind in fits if any(s.kind == kind for s in state.seals[seat]))
+    if len(held) > 1:
+        facts.append(SealChoice(seat, held))
+        return Outcome(replace(state, phase=RETURN, choice=held), tuple(facts))
+    if held:
+        return _return_seal(state, seat, held[0], facts)
+    if sealing.supply(state)[BLACK]:
+        seals = _with(state.seals, seat, (*state.seals[seat], Seal(BLACK, (seq,))))
+        facts.append(BlackSealTaken(seat))
+        return _after_trick(replace(state, seals=seals), facts)
+    facts.append(NoBlackSealLeft(seat))
+    return _after_trick(state, facts)
+
+
+def _return(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+    kind = move.get("seal")
+    if kind not in SEALS:
+        raise IllegalMove(
+            "no-such-seal", f"the seals are {', '.join(SEALS)}: not {kind!r}"
+        )
+    if kind not in state.choice:
+        led = colour_of(state.last_trick[0].card)
+        rule = sealing.describe_fitting(led, _winner(state.last_trick).card)
+        fits = sealing.fitting(led, _winner(state.last_trick).card)
+        if kind in fits:
+            raise IllegalMove("seal-not-held", f"you hold no {kind} seal to return")
+        raise IllegalMove("seal-does-not-fit", f"{rule}: {kind} does not fit")
+    return _return_seal(replace(state, phase=TRICK, choice=()), seat, kind, [])
+
+
+def _return_seal(state: State, seat: int, kind: str, facts: list[Fact]) -> Outcome:
+    seals = _with(state.seals, seat, sealing.without(state.seals[seat], kind))
+    facts.append(SealReturned(seat, kind))
+    return _after_trick(replace(state, seals=seals), facts)
+
+
+def _after_trick(state: State, facts: list[Fact]) -> Outcome:
+    if any(state.hands):
+        return Outcome(state, tuple(facts))
+    state, ended = _end_round(state)
+    return Outcome(state, (*facts, *ended))
+
+
+def _with(items: tuple, index: int, value: Any) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])

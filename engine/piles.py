@@ -1,0 +1,131 @@
+"""The draw pile and the face-up discard piles of the Keltis games, and the draw cycle.
+
+Rule shared by keltis-card and keltis-nwnz: after using cards a player draws one card per card
+used, each from the top of the deck or from the top of a colour discard pile, never a card he
+discarded in this same turn.
+
+`Piles` is a frozen value (codec-ready: tuples of str/int only):
+- `deck`: the draw pile, top card first (hidden: keep it out of public views);
+- `names`: the discard piles, e.g. `("R", "Y", "G", "B", "V", "P")`; a card goes on the pile
+  named by its first letter (colour letter, or `P` for keltis-card's point cards);
+- `drawable`: the piles that may be drawn from (keltis-card: the five colours, not `P`);
+- `discards`: per name, that pile's cards bottom first (public; the last one is the top);
+- `fresh`: per name, how many cards on top of it were discarded this turn (blocked).
+
+API: `Piles.start(deck, names=COLOURS, drawable=None)`; `discard(card)`; `draw(source)` ->
+`(piles, card)` where `source` is `DECK` or a pile name; `check_draw(source)` (IllegalMove);
+`sources()` the legal draw sources now; `end_turn()` (clears `fresh`); `top(name)`;
+`deck_empty` (True once the last card of the deck is drawn: the exhaustion signal);
+`public()` the JSON-ready part everybody sees.
+IllegalMove codes: `no-such-pile`, `pile-not-drawable`, `pile-empty`, `discarded-this-turn`,
+`deck-empty`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.display import COLOURS
+from engine.game import IllegalMove
+
+DECK = "deck"
+
+
+@dataclass(frozen=True)
+class Piles:
+    deck: tuple[str, ...]
+    names: tuple[str, ...]
+    drawable: tuple[str, ...]
+    discards: tuple[tuple[str, ...], ...]
+    fresh: tuple[int, ...]
+
+    @classmethod
+    def start(
+        cls,
+        deck: tuple[str, ...],
+        names: tuple[str, ...] = COLOURS,
+        drawable: tuple[str, ...] | None = None,
+    ) -> Piles:
+        return cls(
+            deck=tuple(deck),
+            names=tuple(names),
+            drawable=tuple(names if drawable is None else drawable),
+            discards=((),) * len(names),
+            fresh=(0,) * len(names),
+        )
+
+    @property
+    def deck_empty(self) -> bool:
+        return not self.deck
+
+    def top(self, name: str) -> str | None:
+        pile = self.discards[self.names.index(name)]
+        return pile[-1] if pile else None
+
+    def discard(self, card: str) -> Piles:
+        """`card` face up on the pile named by its first letter, marked as discarded now."""
+        i = self.names.index(card[0])
+        return replace(
+            self,
+            discards=_with(self.discards, i, (*self.discards[i], card)),
+            fresh=_with(self.fresh, i, self.fresh[i] + 1),
+        )
+
+    def check_draw(self, source: Any) -> None:
+        if source == DECK:
+            if self.deck_empty:
+                raise IllegalMove("deck-empty", "the draw pile is empty: no card can be drawn")
+            return
+        if source not in self.names:
+            raise IllegalMove(
+                "no-such-pile",
+                f"draw from the deck or a discard pile ({', '.join(self.drawable)}):"
+                f" {source!r} is neither",
+            )
+        if source not in self.drawable:
+            raise IllegalMove(
+                "pile-not-drawable",
+                f"the {source} discard pile cannot be drawn from: only the deck and the"
+                f" piles {', '.join(self.drawable)}",
+            )
+        i = self.names.index(source)
+        if not self.discards[i]:
+            raise IllegalMove("pile-empty", f"the {source} discard pile is empty")
+        if self.fresh[i]:
+            raise IllegalMove(
+                "discarded-this-turn",
+                f"{self.discards[i][-1]} was discarded this turn: a card discarded in the same"
+                " turn cannot be drawn",
+            )
+
+    def draw(self, source: Any) -> tuple[Piles, str]:
+        """The piles after drawing from `source`, and the card drawn (IllegalMove if not)."""
+        self.check_draw(source)
+        if source == DECK:
+            return replace(self, deck=self.deck[1:]), self.deck[0]
+        i = self.names.index(source)
+        card = self.discards[i][-1]
+        return replace(self, discards=_with(self.discards, i, self.discards[i][:-1])), card
+
+    def sources(self) -> tuple[str, ...]:
+        """Every source a draw may come from now, the deck first."""
+        out = [DECK] if self.deck else []
+        for name in self.drawable:
+            i = self.names.index(name)
+            if self.discards[i] and not self.fresh[i]:
+                out.append(name)
+        return tuple(out)
+
+    def end_turn(self) -> Piles:
+        return replace(self, fresh=(0,) * len(self.names))
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "deck_size": len(self.deck),
+            "discards": {n: list(p) for n, p in zip(self.names, self.discards, strict=True)},
+        }
+
+
+def _with(items: tuple, index: int, value: Any) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])

@@ -1,0 +1,123 @@
+"""The two-player game: the Stagecoach, four hands, and the two-player House Party."""
+
+import json
+from dataclasses import replace
+
+from engine import visibility
+from engine.game import SPECTATOR, TABLE
+from engine.games.hermit import GAME
+from engine.games.hermit.game import Laid
+from engine.games.hermit.scoring import Card
+from tests.engine.hermit.support import Driver, dealt, facts_of, laid_out, refused
+
+FULL = [(["author", "castle", "painter"], 1)]
+
+
+def coach(state, *names):
+    return replace(state, stagecoach=tuple(Laid(None, Card(c, (1,))) for c in names))
+
+
+def test_the_first_formation_of_a_hand_adds_nothing_to_the_stagecoach():
+    state = dealt(2)
+    assert state.choosing.move == "start" and len(state.stagecoach) == 4
+
+
+def test_a_quartet_leaving_the_table_empty_asks_each_seat_for_a_stagecoach_card():
+    state = laid_out(2, [["pact", "sea", "end"], ["mill", "cave", "bard"]], FULL)
+    play = Driver(state)
+    play(0, "play", "pact", 0)
+    assert play.state.choosing.move == "stagecoach"
+    assert GAME.to_act(play.state) == (0, 1)
+    assert GAME.legal_moves(play.state, 1) == (
+        {"type": "stagecoach", "card": "mill"},
+        {"type": "stagecoach", "card": "cave"},
+        {"type": "stagecoach", "card": "bard"},
+    )
+
+
+def test_stagecoach_cards_are_face_down_even_after_both_have_chosen():
+    state = coach(laid_out(2, [["pact", "sea", "end"], ["mill", "cave", "bard"]], FULL),
+                  "huntress", "merchant", "ace-suns", "market")
+    play = Driver(state)
+    play(0, "play", "pact", 0)
+    facts = play(1, "stagecoach", "bard")
+    assert visibility.redact([f.to_json() for f in facts], 0)[0]["card"] is None
+    for viewer in (0, SPECTATOR):
+        assert '"bard"' not in json.dumps(GAME.view(play.state, viewer))
+    assert GAME.view(play.state, 1)["you"]["choice"] == "bard"
+    facts = play(0, "stagecoach", "sea")
+    assert facts_of(facts, "stagecoach-laid")[0].size == 6
+    assert not facts_of(facts, "group-started")
+    view = GAME.view(play.state, 1)
+    assert view["you"]["stagecoach"] == ["bard"] and view["stagecoach_size"] == 6
+    assert '"sea"' not in json.dumps(view) and '"huntress"' not in json.dumps(view)
+    assert GAME.view(play.state, TABLE)["stagecoach"][-2:] == ["sea", "bard"]  # seat order
+    # Then the two new groups are started.
+    assert play.state.choosing.move == "start" and GAME.to_act(play.state) == (0, 1)
+
+
+def test_no_start_or_play_while_the_stagecoach_waits():
+    state = laid_out(2, [["pact", "sea", "end"], ["mill", "cave", "bard"]], FULL)
+    play = Driver(state)
+    play(0, "play", "pact", 0)
+    refused(play.state, 1, {"type": "start", "card": "mill"}, "stagecoach-first")
+    refused(play.state, 1, {"type": "play", "card": "mill"}, "stagecoach-first")
+
+
+def test_a_stagecoach_card_only_when_a_quartet_empties_the_table():
+    state = laid_out(2, [["pact", "sea"], ["mill", "cave"]], FULL)
+    detail = refused(state, 0, {"type": "stagecoach", "card": "sea"}, "no-stagecoach-now")
+    assert "quartet leaves the table empty" in detail
+    refused(dealt(2), 0, {"type": "stagecoach", "card": "sea"}, "no-stagecoach-now")
+
+
+def test_a_seat_without_cards_adds_nothing_to_the_stagecoach():
+    state = laid_out(2, [["pact"], ["mill", "cave"]], FULL)
+    play = Driver(state)
+    play(0, "play", "pact", 0)
+    assert GAME.to_act(play.state) == (1,)
+    play(1, "stagecoach", "mill")
+    assert play.state.choosing.move == "start" and GAME.to_act(play.state) == (1,)
+
+
+def test_the_seat_that_took_fewer_groups_takes_the_stagecoach():
+    # Seat 0 takes the last quartet (its only one); seat 1 took none: seat 1 takes the coach.
+    state = coach(laid_out(2, [["pact"], []], FULL), "diplomat", "sea", "end", "mill")
+    play = Driver(state)
+    facts = play(0, "play", "pact", 0)
+    scored = facts_of(facts, "hand-scored")[0]
+    assert scored.stagecoach == ("diplomat", "sea", "end", "mill")
+    assert scored.stagecoach_to == 1
+    assert scored.points == (5, 8)  # seat 0: author and painter; seat 1: the diplomat
+    diplomat = GAME.score(play.state).seats[1].components[0]
+    assert "from the stagecoach" in diplomat.detail and diplomat.events == (1,)
+
+
+def test_equal_group_counts_leave_the_stagecoach_uncounted():
+    state = coach(laid_out(2, [["pact"], []], FULL), "diplomat", "sea", "end", "mill")
+    state = replace(state, piles=((), tuple(Card(c, (1,)) for c in ("origin", "sailor", "mill",
+                                                                      "forest"))))
+    facts = Driver(state)(0, "play", "pact", 0)
+    scored = facts_of(facts, "hand-scored")[0]
+    assert scored.stagecoach_to is None and scored.points == (5, 4)
+
+
+def test_two_player_game_is_four_hands():
+    state = replace(laid_out(2, [["pact"], []], FULL), hand=3)
+    facts = Driver(state)(0, "play", "pact", 0)
+    assert not facts_of(facts, "hand-scored")[0].game_over
+    state = replace(laid_out(2, [["pact"], []], FULL), hand=4)
+    play = Driver(state)
+    facts = play(0, "play", "pact", 0)
+    assert facts_of(facts, "hand-scored")[0].game_over
+    assert GAME.is_over(play.state) and GAME.score(play.state).final
+
+
+def test_two_player_house_party_gives_a_lone_collectors_points_to_the_opponent():
+    state = coach(laid_out(2, [["pact"], []], FULL, house_party=True), "diplomat", "sea",
+                  "end", "mill")
+    facts = Driver(state)(0, "play", "pact", 0)
+    scored = facts_of(facts, "hand-scored")[0]
+    # Judged before the Stagecoach is given out; the Stagecoach is discarded.
+    assert scored.house_party == 0 and scored.stagecoach_to is None
+    assert scored.points == (0, 5)

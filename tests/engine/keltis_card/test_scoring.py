@@ -1,0 +1,97 @@
+"""Scoring with provenance: colour rows by length, the point row, wish stones; shared places."""
+
+from dataclasses import replace
+
+import pytest
+
+from engine.games.keltis_card import GAME, Row, row_points, stone_points
+from tests.engine.keltis_card.support import dealt, play, run, with_hand, with_rows
+
+
+@pytest.mark.parametrize(
+    ("cards", "points"),
+    [(1, -4), (2, -3), (3, -2), (4, 1), (5, 2), (6, 3), (7, 6), (8, 7), (9, 10), (12, 10)],
+)
+def test_a_colour_row_scores_by_its_number_of_cards(cards, points):
+    assert row_points(cards) == points
+
+
+@pytest.mark.parametrize(
+    ("stones", "points"), [(0, -4), (1, -1), (2, 0), (3, 4), (4, 6), (5, 10), (9, 10)]
+)
+def test_wish_stones_score_by_how_many_a_seat_holds(stones, points):
+    assert stone_points(stones) == points
+
+
+def seat_with(state, seat, point_row=(), stones=(), **rows):
+    state = with_rows(state, seat, **rows)
+    tableau = state.tableaux[seat]
+    tableau = replace(
+        tableau,
+        point_row=Row(tuple(point_row), tuple(range(50, 50 + len(point_row)))),
+        stones=Row(tuple(stones), tuple(range(70, 70 + len(stones)))),
+    )
+    return replace(state, tableaux=(*state.tableaux[:seat], tableau, *state.tableaux[seat + 1:]))
+
+
+def test_example_4_rows_of_9_4_and_1_cards_2_point_cards_no_stones_score_5():
+    state = seat_with(
+        dealt(2), 0, point_row=("P1", "P2"),
+        G=("G0", "G1", "G2", "G3", "G3", "G4", "G4", "P4", "GF"), R=("R9", "R8", "R8", "P8"),
+        B=("B5",),
+    )
+    seat = GAME.score(state).seats[0]
+    assert seat.total == 5
+    assert [(c.label, c.points) for c in seat.components] == [
+        ("red", 1), ("green", 10), ("blue", -4), ("point cards", 2), ("wish stones", -4)
+    ]
+
+
+def test_example_3_point_cards_in_any_order_score_1_each():
+    state = with_hand(dealt(3), 0, "P3", "P5", "P2", "P8", "R1", "R2", "R3", "R4")
+    for k, card in enumerate(("P3", "P5", "P2", "P8")):
+        state, _ = run(state, 0, play(card), {"type": "draw", "from": "deck"}, seq=10 + 10 * k)
+        state = replace(state, turn=0)
+    assert state.tableaux[0].point_row.cards == ("P3", "P5", "P2", "P8")
+    points = next(c for c in GAME.score(state).seats[0].components if c.label == "point cards")
+    assert points.points == 4 and points.events == (10, 20, 30, 40)
+    assert points.detail == "4 cards in the point row, 1 each: 4"
+
+
+def test_open_question_5_point_and_final_cards_count_in_a_row_s_length():
+    state = seat_with(dealt(2), 0, Y=("Y3", "P3", "YF", "YF"))
+    yellow = GAME.score(state).seats[0].components[0]
+    assert yellow.label == "yellow" and yellow.points == 1
+    assert yellow.detail == "4 cards in the row: 1"
+
+
+def test_each_component_names_the_log_entries_that_laid_its_cards():
+    state = with_hand(dealt(3), 0, "G5", "P5", "G6", "R1", "R2", "R3", "R4", "R5")
+    state, _ = run(state, 0, play("G5"), {"type": "draw", "from": "deck"}, seq=4)
+    state = replace(state, turn=0)
+    state, _ = run(state, 0, play("P5", "G"), {"type": "draw", "from": "deck"}, seq=8)
+    green = GAME.score(state).to_json()["players"][0]["components"][0]
+    assert green == {"label": "green", "detail": "2 cards in the row: -3", "points": -3,
+                     "round": 1, "events": [4, 8]}
+
+
+def test_wish_stones_name_the_wish_moves_that_took_them():
+    state = with_hand(dealt(3), 0, "G5", "P5", "G6", "R1", "R2", "R3", "R4", "R6")
+    state, _ = run(state, 0, {"type": "wish", "cards": ["G5", "P5"]}, seq=6)
+    stones = GAME.score(state).seats[0].components[-1]
+    assert (stones.points, stones.events, stones.detail) == (-1, (6,), "1 wish stone: -1")
+
+
+def test_components_add_up_and_a_colour_without_row_scores_nothing():
+    state = seat_with(dealt(3), 1, stones=("W1", "W2", "W3"), V=("V1", "V2"))
+    seat = GAME.score(state).seats[1]
+    assert [c.label for c in seat.components] == ["violet", "wish stones"]
+    assert seat.total == sum(c.points for c in seat.components) == -3 + 4
+
+
+def test_ties_share_the_place():
+    state = seat_with(dealt(3), 0, point_row=("P1",))
+    state = seat_with(state, 1, point_row=("P2",))
+    score = GAME.score(state)
+    assert score.ranks() == (1, 1, 3) and not score.final
+    assert [p["rank"] for p in score.to_json()["players"]] == [1, 1, 3]

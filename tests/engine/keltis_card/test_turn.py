@@ -1,0 +1,298 @@
+"""A turn: one action (play, discard or wish), then one draw per card used."""
+
+import pytest
+
+from engine.games.keltis_card import GAME
+from tests.engine.keltis_card.support import (
+    dealt,
+    draw,
+    play,
+    refused,
+    replace_turn,
+    row_cards,
+    run,
+    with_deck,
+    with_hand,
+    with_rows,
+)
+
+HAND = ("G3", "G5", "G6", "G7", "P5", "P7", "GF", "R5")
+
+
+def ready(**rows):
+    return with_rows(with_hand(dealt(3), 0, *HAND), 0, **rows)
+
+
+# -- C. coloured cards into colour rows ----------------------------------------------------
+
+
+def test_a_numbered_card_starts_its_colour_row_and_the_seat_must_then_draw():
+    state, facts = run(ready(), 0, play("G5"))
+    assert row_cards(state, 0, "G") == ("G5",)
+    assert "G5" not in state.hands[0] and state.to_draw == 1
+    assert GAME.to_act(state) == (0,)
+    assert GAME.legal_moves(state, 0)[0] == draw()
+    assert facts[0].to_json() == {"type": "played", "seat": 0, "card": "G5", "row": "G"}
+
+
+def test_after_the_draw_the_hand_is_back_to_8_and_the_turn_passes():
+    state, _ = run(ready(), 0, play("G5"), draw())
+    assert len(state.hands[0]) == 8 and GAME.to_act(state) == (1,) and state.to_draw == 0
+
+
+def test_example_1_ascending_row_3_3_6_7_7_and_a_5_is_then_refused():
+    state = with_hand(ready(G=("G3", "G3", "G6", "G7")), 0, "G7", "G5")
+    state, _ = run(state, 0, play("G7"))
+    assert row_cards(state, 0, "G") == ("G3", "G3", "G6", "G7", "G7")
+    error = refused(with_hand(replace_turn(state), 0, "G5"), 0, play("G5"))
+    assert error.code == "row-direction"
+    assert error.detail == "the green row is ascending: 5 is below its highest card 7"
+
+
+def test_example_2_descending_row_9_8_8_5_3_and_a_4_is_then_refused():
+    state = with_hand(ready(B=("B9", "B8", "B8", "B5")), 0, "B3", "B4")
+    state, _ = run(state, 0, play("B3"))
+    assert row_cards(state, 0, "B") == ("B9", "B8", "B8", "B5", "B3")
+    error = refused(with_hand(replace_turn(state), 0, "B4"), 0, play("B4"))
+    assert error.code == "row-direction"
+    assert error.detail == "the blue row is descending: 4 is above its lowest card 3"
+
+
+def test_open_question_1_a_row_of_equal_values_is_open_to_either_side():
+    state = with_hand(ready(G=("G6", "G6")), 0, "G3")
+    assert GAME.apply(state, 0, play("G3"), 5).state.to_draw == 1
+    state = with_hand(ready(G=("G6", "G6")), 0, "G7")
+    assert GAME.apply(state, 0, play("G7"), 5).state.to_draw == 1
+
+
+def test_open_question_2_a_row_begun_with_0_only_rises_and_with_10_only_falls():
+    state = with_hand(ready(R=("R0",), Y=("Y10",)), 0, "R3", "Y3")
+    state, _ = run(state, 0, play("R3"))
+    assert row_cards(state, 0, "R") == ("R0", "R3")
+    state, _ = run(state, 0, draw(), seq=20)
+    state = with_hand(replace_turn(state), 0, "Y3")
+    state, _ = run(state, 0, play("Y3"))
+    assert row_cards(state, 0, "Y") == ("Y10", "Y3")
+
+
+def test_a_coloured_card_named_into_another_colour_row_is_refused():
+    error = refused(ready(), 0, play("G5", "R"))
+    assert error.code == "wrong-row" and "own colour" in error.detail
+
+
+def test_a_coloured_card_may_name_its_own_row():
+    state, _ = run(ready(), 0, play("G5", "G"))
+    assert row_cards(state, 0, "G") == ("G5",)
+
+
+def test_open_question_3_a_final_card_may_start_an_empty_row():
+    state, _ = run(ready(), 0, play("GF"))
+    assert row_cards(state, 0, "G") == ("GF",)
+
+
+def test_open_question_4_after_a_final_no_numbered_nor_point_card_may_follow():
+    state = ready(G=("G5", "GF"))
+    error = refused(state, 0, play("G6"))
+    assert error.code == "after-final" and "only the second green final" in error.detail
+    assert refused(state, 0, play("P5", "G")).code == "after-final"
+
+
+def test_a_final_card_may_follow_point_cards_and_the_second_final_closes_the_row():
+    state, _ = run(ready(G=("G5", "P5")), 0, play("GF"))
+    assert row_cards(state, 0, "G") == ("G5", "P5", "GF")
+    closed = with_hand(ready(G=("G5", "GF", "GF")), 0, "GF")
+    error = refused(closed, 0, play("GF"))
+    assert error.code == "row-closed" and "closed" in error.detail
+
+
+# -- D. point cards --------------------------------------------------------------------------
+
+
+def test_a_point_card_without_a_row_goes_into_the_point_row():
+    state, facts = run(ready(), 0, play("P7"))
+    assert state.tableaux[0].point_row.cards == ("P7",)
+    assert facts[0].row == "points"
+
+
+def test_a_point_card_joins_a_colour_row_on_a_last_numbered_card_of_its_value():
+    state, _ = run(ready(G=("G3", "G5")), 0, play("P5", "G"))
+    assert row_cards(state, 0, "G") == ("G3", "G5", "P5")
+
+
+def test_a_point_card_of_another_value_is_refused_from_a_colour_row():
+    error = refused(ready(G=("G3", "G5")), 0, play("P7", "G"))
+    assert error.code == "point-card-value"
+    assert "last numbered card of the green row is 5, not 7" in error.detail
+    assert refused(ready(), 0, play("P7", "G")).code == "point-card-value"
+
+
+def test_a_point_card_into_an_unknown_row_is_refused():
+    error = refused(ready(), 0, play("P7", "X"))
+    assert error.code == "no-such-row" and "colour rows" in error.detail
+
+
+# -- A. discarding and drawing ------------------------------------------------------------------
+
+
+def test_a_discard_goes_on_its_colour_pile_or_the_point_pile():
+    state, facts = run(ready(), 0, {"type": "discard", "card": "G7"})
+    assert state.piles.top("G") == "G7" and state.to_draw == 1
+    assert facts[0].to_json() == {"type": "discarded", "seat": 0, "card": "G7"}
+    state, _ = run(ready(), 0, {"type": "discard", "card": "P5"})
+    assert state.piles.top("P") == "P5"
+
+
+def test_the_card_discarded_this_turn_cannot_be_drawn_back():
+    state, _ = run(ready(), 0, {"type": "discard", "card": "G7"})
+    error = refused(state, 0, draw("G"))
+    assert error.code == "discarded-this-turn" and "same turn" in error.detail
+    assert draw("G") not in GAME.legal_moves(state, 0)
+
+
+def test_the_next_seat_may_take_the_top_of_a_colour_pile():
+    state, _ = run(ready(), 0, {"type": "discard", "card": "G7"}, draw())
+    state = with_hand(state, 1, "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8")
+    state, facts = run(state, 1, {"type": "discard", "card": "R1"}, draw("G"))
+    assert "G7" in state.hands[1] and state.piles.top("G") is None
+    assert facts[-1].to_json() == {"type": "took-discard", "seat": 1, "pile": "G",
+                                   "card": "G7"}
+
+
+def test_open_question_6_the_point_card_pile_cannot_be_drawn_from():
+    state, _ = run(ready(), 0, {"type": "discard", "card": "P5"}, draw())
+    state = with_hand(state, 1, "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8")
+    state, _ = run(state, 1, {"type": "discard", "card": "R1"})
+    assert refused(state, 1, draw("P")).code == "pile-not-drawable"
+    assert draw("P") not in GAME.legal_moves(state, 1)
+
+
+def test_drawing_from_an_empty_or_unknown_pile_is_refused():
+    state, _ = run(ready(), 0, play("G5"))
+    assert refused(state, 0, draw("Y")).code == "pile-empty"
+    assert refused(state, 0, draw("top")).code == "no-such-pile"
+
+
+# -- B. wish stones ----------------------------------------------------------------------------
+
+
+def test_a_wish_with_a_numbered_and_a_point_card_takes_the_stone_then_two_draws():
+    state, facts = run(ready(), 0, {"type": "wish", "cards": ["G5", "P5"]})
+    assert state.stones == (1, 2, 3, 4, 6, 7, 8, 9)
+    assert state.tableaux[0].stones.cards == ("W5",)
+    assert state.piles.top("G") == "G5" and state.piles.top("P") == "P5"
+    assert state.to_draw == 2 and facts[0].stone == 5
+    state, _ = run(state, 0, draw(), seq=11)
+    assert GAME.to_act(state) == (0,) and state.to_draw == 1
+    assert refused(state, 0, draw("G")).code == "discarded-this-turn"
+    state, _ = run(state, 0, draw(), seq=12)
+    assert GAME.to_act(state) == (1,) and len(state.hands[0]) == 8
+
+
+def test_the_second_draw_after_a_wish_may_come_from_an_older_pile():
+    state, _ = run(ready(), 0, {"type": "discard", "card": "R5"}, draw("deck"))
+    state = replace_turn(with_hand(state, 0, *HAND[:7], "Y5"))
+    state, _ = run(state, 0, {"type": "wish", "cards": ["G5", "Y5"]}, draw(), draw("R"))
+    assert "R5" in state.hands[0]
+
+
+def test_a_wish_of_two_cards_of_one_code_needs_both_copies():
+    state = with_hand(ready(), 0, "G5", "G5", "G3", "G6", "G7", "P7", "GF", "R7")
+    state, _ = run(state, 0, {"type": "wish", "cards": ["G5", "G5"]})
+    assert state.tableaux[0].stones.cards == ("W5",)
+    error = refused(ready(), 0, {"type": "wish", "cards": ["R5", "R5"]})
+    assert error.code == "not-in-hand"
+
+
+def test_a_wish_needs_two_cards_of_the_same_value():
+    error = refused(ready(), 0, {"type": "wish", "cards": ["G5", "G6"]})
+    assert error.code == "wish-pair" and "same value" in error.detail
+    assert refused(ready(), 0, {"type": "wish", "cards": ["GF", "GF"]}).code in (
+        "wish-pair", "not-in-hand")
+
+
+def test_final_cards_have_no_value_for_a_wish():
+    state = with_hand(ready(), 0, "GF", "RF", "G3", "G6", "G7", "P7", "G5", "R5")
+    assert refused(state, 0, {"type": "wish", "cards": ["GF", "RF"]}).code == "wish-pair"
+
+
+@pytest.mark.parametrize("value", [0, 10])
+def test_pairs_of_0_or_10_take_no_stone(value):
+    state = with_hand(ready(), 0, f"G{value}", f"P{value}", "G3", "G6", "G7", "P7", "G5", "R5")
+    error = refused(state, 0, {"type": "wish", "cards": [f"G{value}", f"P{value}"]})
+    assert error.code == "wish-value" and "1 to 9" in error.detail
+
+
+def test_a_stone_already_taken_cannot_be_taken_again():
+    state, _ = run(ready(), 0, {"type": "wish", "cards": ["G5", "P5"]}, draw(), draw())
+    state = with_hand(state, 1, "R5", "Y5", "R1", "R2", "R3", "R4", "R6", "R7")
+    error = refused(state, 1, {"type": "wish", "cards": ["R5", "Y5"]})
+    assert error.code == "stone-taken" and "no longer in the middle" in error.detail
+    assert not any(m["type"] == "wish" for m in GAME.legal_moves(state, 1))
+
+
+def test_legal_wishes_list_each_pair_once_for_stones_in_the_middle():
+    wishes = [m for m in GAME.legal_moves(ready(), 0) if m["type"] == "wish"]
+    assert wishes == [{"type": "wish", "cards": ["R5", "G5"]},
+                      {"type": "wish", "cards": ["R5", "P5"]},
+                      {"type": "wish", "cards": ["G5", "P5"]},
+                      {"type": "wish", "cards": ["G7", "P7"]}]
+
+
+# -- turn order and malformed moves --------------------------------------------------------------
+
+
+def test_moves_out_of_turn_are_refused():
+    error = refused(ready(), 1, play("G5"))
+    assert error.code == "not-your-turn" and "seat 0's turn" in error.detail
+    assert GAME.legal_moves(ready(), 1) == ()
+
+
+def test_after_using_a_card_only_a_draw_is_allowed():
+    state, _ = run(ready(), 0, play("G5"))
+    error = refused(state, 0, play("G6"))
+    assert error.code == "must-draw" and "draw 1 card" in error.detail
+    assert {m["type"] for m in GAME.legal_moves(state, 0)} == {"draw"}
+
+
+def test_a_draw_before_using_a_card_is_refused():
+    error = refused(ready(), 0, draw())
+    assert error.code == "nothing-to-draw" and "one card per card" in error.detail
+
+
+def test_pass_is_only_for_the_end_phase():
+    error = refused(ready(), 0, {"type": "pass"})
+    assert error.code == "pass-not-allowed" and "end phase" in error.detail
+
+
+@pytest.mark.parametrize(
+    ("move", "code"),
+    [({"type": "fly"}, "unknown-move"), ({}, "unknown-move"), ("play", "malformed-move"),
+     ({"type": "play"}, "malformed-move"), ({"type": "play", "card": 7}, "malformed-move"),
+     ({"type": "wish", "cards": "G5"}, "malformed-move"),
+     ({"type": "wish", "cards": ["G5"]}, "malformed-move"),
+     ({"type": "wish", "cards": [["G5"], "P5"]}, "malformed-move"),
+     ({"type": "play", "card": "Z9"}, "not-in-hand"),
+     ({"type": "play", "card": "P7", "row": ["G"]}, "no-such-row")],
+)
+def test_malformed_moves_are_refused_with_a_code(move, code):
+    assert refused(ready(), 0, move).code == code
+
+
+def test_a_card_not_in_hand_is_refused_without_telling_where_it_is():
+    error = refused(ready(), 0, play("B9"))
+    assert error.code == "not-in-hand"
+    assert error.detail == "B9 is not in your hand: only own cards are used"
+
+
+def test_every_listed_move_is_accepted():
+    state = ready(G=("G3", "G5"))
+    for move in GAME.legal_moves(state, 0):
+        GAME.apply(state, 0, move, 5)
+
+
+def test_a_draw_of_the_deck_gives_its_top_card():
+    state = with_deck(ready(), "V9", "V8")
+    state, _ = run(state, 0, play("G5"), draw())
+    assert "V9" in state.hands[0] and state.piles.deck == ("V8",)
+
+
