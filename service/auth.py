@@ -27,7 +27,9 @@ class Caller:
         """The seat a move is made for: the caller's own, or any seat for the table."""
         if self.is_table:
             if requested is None:
-                raise Problem(400, "seat-required", "the table token must name the seat it acts for")
+                raise Problem(
+                    400, "seat-required", "the table token must name the seat it acts for"
+                )
             if requested >= seats:
                 raise Problem(400, "no-such-seat", f"this game has seats 0 to {seats - 1}")
             return requested

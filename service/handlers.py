@@ -1,7 +1,7 @@
 """What the API does, as plain functions the thin views in `service/` call one at a time.
 
-Each takes the store, the game as the caller sees it (`Seen`) and loaded input, and returns an answer body (or raises a
-Problem). Nothing here knows Flask beyond the Problem it raises.
+Each takes the store, the game as the caller sees it (`Seen`) and loaded input, and returns
+an answer body (or raises a Problem). Nothing here knows Flask beyond the Problem it raises.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from workers import queue
 from workers.audit import report
 from workers.store import Store, now
 from workers.validation import projection
-
 
 # -- creating and listing ---------------------------------------------------------------------
 
@@ -123,7 +122,7 @@ def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
         if not batch:
             cursor = None
             break
-        for (game_id, created), meta in zip(batch, store.metas([g for g, _ in batch])):
+        for (game_id, created), meta in zip(batch, store.metas([g for g, _ in batch]), strict=True):
             cursor = repr(created + 1e-6)
             if meta is not None and _matches(meta, query):
                 found.append(_listed(game_id, meta))

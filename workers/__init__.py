@@ -1,1 +1,1 @@
-"""RQ workers of tablelog: judging submissions and auditing games, configured from the environment."""
+"""RQ workers of tablelog: judging submissions and auditing games, configured by REDIS_URL."""

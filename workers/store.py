@@ -212,10 +212,9 @@ class Store:
             pipe.hmget(keys(game_id)["proj"], "status")
         raw = pipe.execute()
         out = []
-        for i, game_id in enumerate(game_ids):
-            meta = self._decode_meta(raw[2 * i]) if raw[2 * i] else None
+        for found, (status,) in zip(raw[::2], raw[1::2], strict=True):
+            meta = self._decode_meta(found) if found else None
             if meta is not None:
-                status = raw[2 * i + 1][0]
                 meta["status"] = status.decode() if status else "in-progress"
             out.append(meta)
         return out
@@ -329,7 +328,7 @@ class Store:
 
     def projection(self, game_id: str, *fields: str) -> dict[str, Any]:
         values = self.redis.hmget(keys(game_id)["proj"], *fields)
-        return {f: (v.decode() if v is not None else None) for f, v in zip(fields, values)}
+        return {f: v and v.decode() for f, v in zip(fields, values, strict=True)}
 
     def judging(self, game_id: str) -> Judging | None:
         """In one round trip: take the game's lock and read what judging it needs.

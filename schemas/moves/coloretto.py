@@ -1,6 +1,6 @@
 """Coloretto moves (CONTRACT.md section 9): draw, place on a row, take a row."""
 
-from schemas.moves.common import Move, move_type, index
+from schemas.moves.common import Move, index, move_type
 
 
 class Draw(Move):

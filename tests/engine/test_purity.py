@@ -6,7 +6,6 @@ import sys
 
 from tests.conftest import ROOT
 
-
 PROBE = """
 import importlib, pkgutil, sys
 import engine
