@@ -66,6 +66,30 @@ def _plain(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Dealt(Fact):
+    """A seat's new hand, dealt during the game: for that seat's eyes only."""
+
+    kind = "dealt"
+    hidden = ("cards",)
+    seat: int
+    cards: tuple[str, ...]
+
+
+def move_type(move: Any, over: bool) -> Any:
+    """The `type` of a posted move, after the checks every game makes first."""
+    if over:
+        raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+    if not isinstance(move, Mapping):
+        raise IllegalMove("malformed-move", 'a move is an object with a "type"')
+    return move.get("type")
+
+
+def require_turn(seat: int, turn: int) -> None:
+    if seat != turn:
+        raise IllegalMove("not-your-turn", f"it is seat {turn}'s turn, not seat {seat}'s")
+
+
+@dataclass(frozen=True)
 class Table:
     """What every deal of a game is made from: seat count, options, the seed and explicit decks.
 

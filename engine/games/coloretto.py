@@ -15,7 +15,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.game import (
+    BadSetup,
+    Fact,
+    IllegalMove,
+    Outcome,
+    Table,
+    Viewer,
+    compose_view,
+    move_type,
+    require_turn,
+)
 from engine.scoring import Component, Score, SeatScore
 
 COLOURS = ("blue", "brown", "grey", "green", "orange", "pink", "yellow")
@@ -179,15 +189,8 @@ class Coloretto:
     # -- moves ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
-        if state.over:
-            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
-        if seat != state.turn:
-            raise IllegalMove(
-                "not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s"
-            )
-        if not isinstance(move, Mapping):
-            raise IllegalMove("malformed-move", "a move is an object with a \"type\"")
-        kind = move.get("type")
+        kind = move_type(move, state.over)
+        require_turn(seat, state.turn)
         if kind == "draw":
             return _draw(state, seat, seq)
         if kind == "place":

@@ -21,14 +21,6 @@ class HandDealt(Fact):
 
 
 @dataclass(frozen=True)
-class Dealt(Fact):
-    kind = "dealt"
-    hidden = ("cards",)
-    seat: int
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class GroupStarted(Fact):
     kind = "group-started"
     seat: int

@@ -17,10 +17,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.game import (
+    BadSetup,
+    Dealt,
+    Fact,
+    IllegalMove,
+    Outcome,
+    Table,
+    Viewer,
+    compose_view,
+    move_type,
+    require_turn,
+)
 from engine.games.hermit.cards import CANONICAL, CARDS, describe, rank_in, shares_suit
 from engine.games.hermit.facts import (
-    Dealt,
     GroupStarted,
     HandDealt,
     HandScored,
@@ -151,11 +161,7 @@ class Hermit:
     # -- moves ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
-        if state.over:
-            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
-        if not isinstance(move, Mapping):
-            raise IllegalMove("malformed-move", "a move is a JSON object with a type")
-        kind = move.get("type")
+        kind = move_type(move, state.over)
         if not isinstance(kind, str) or kind not in _MOVE_KEYS:
             raise IllegalMove(
                 "unknown-move", f"hermit has moves start, play and stagecoach, not {kind!r}"
@@ -419,8 +425,7 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
                 "(a start move) and the cards are revealed together",
             )
         raise _not_choosing_now(state, START)
-    if seat != state.turn:
-        raise IllegalMove("not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
+    require_turn(seat, state.turn)
     hand = _without(state.hands[seat], card, seat)
     accepting = _accepting(state, card)
     if number is None:

@@ -20,7 +20,17 @@ from typing import Any
 
 from engine import display
 from engine.display import COLOURS
-from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.game import (
+    BadSetup,
+    Fact,
+    IllegalMove,
+    Outcome,
+    Table,
+    Viewer,
+    compose_view,
+    move_type,
+    require_turn,
+)
 from engine.games.keltis_card.scoring import score_tableau
 from engine.games.keltis_card.state import (
     Discarded,
@@ -135,15 +145,8 @@ class KeltisCard:
     # -- moves ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
-        if state.phase == _OVER:
-            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
-        if not isinstance(move, Mapping):
-            raise IllegalMove("malformed-move", 'a move is an object with a "type"')
-        if seat not in self.to_act(state):
-            raise IllegalMove(
-                "not-your-turn", f"it is seat {self.to_act(state)[0]}'s turn, not seat {seat}'s"
-            )
-        kind = move.get("type")
+        kind = move_type(move, state.phase == _OVER)
+        require_turn(seat, self.to_act(state)[0])
         if kind not in ("play", "discard", "wish", "draw", "pass"):
             raise IllegalMove("unknown-move", f"keltis-card has no move of type {kind!r}")
         if state.phase == _END_PHASE:

@@ -20,7 +20,17 @@ from dataclasses import replace
 from typing import Any
 
 from engine import display
-from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.game import (
+    BadSetup,
+    Fact,
+    IllegalMove,
+    Outcome,
+    Table,
+    Viewer,
+    compose_view,
+    move_type,
+    require_turn,
+)
 from engine.games.keltis_nwnz.board import COLOUR_NAMES, COLOURS, Board, stand_in
 from engine.games.keltis_nwnz.scoring import score_player
 from engine.games.keltis_nwnz.state import (
@@ -153,15 +163,8 @@ class KeltisNwnz:
     # -- moves ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
-        if state.over:
-            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
-        if seat != state.turn:
-            raise IllegalMove(
-                "not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s"
-            )
-        if not isinstance(move, Mapping):
-            raise IllegalMove("malformed-move", "a move is a JSON object with a 'type'")
-        kind = move.get("type")
+        kind = move_type(move, state.over)
+        require_turn(seat, state.turn)
         turn = _Turn(self.layout, state, seat, seq)
         if kind == "move":
             turn.expect(PLAY, "play a card to move a pawn")

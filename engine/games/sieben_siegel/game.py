@@ -17,7 +17,18 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from engine.game import BadSetup, Fact, IllegalMove, Outcome, Table, Viewer, compose_view
+from engine.game import (
+    BadSetup,
+    Dealt,
+    Fact,
+    IllegalMove,
+    Outcome,
+    Table,
+    Viewer,
+    compose_view,
+    move_type,
+    require_turn,
+)
 from engine.games.sieben_siegel import seals as sealing
 from engine.games.sieben_siegel.scoring import round_components
 from engine.games.sieben_siegel.state import (
@@ -32,7 +43,6 @@ from engine.games.sieben_siegel.state import (
     TRUMP,
     BlackSealTaken,
     CardPlayed,
-    Dealt,
     NoBlackSealLeft,
     Played,
     RoundScored,
@@ -69,7 +79,7 @@ class SiebenSiegel:
         if seats not in self.seat_counts:
             raise BadSetup("sieben-siegel is played by 3 to 5 players")
         rounds = options.get("rounds", 6 if seats == 3 else seats)
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= _MAX_ROUNDS:
+        if type(rounds) is not int or not 1 <= rounds <= _MAX_ROUNDS:
             raise BadSetup(f"rounds must be a whole number from 1 to {_MAX_ROUNDS}")
         saboteur_max = options.get("saboteur_max", 4)
         if type(saboteur_max) is not int or saboteur_max not in _SABOTEUR_MAX:
@@ -123,15 +133,10 @@ class SiebenSiegel:
     # -- moves ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
-        if state.phase == OVER:
-            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
-        if not isinstance(move, Mapping):
-            raise IllegalMove("malformed-move", 'a move is an object with a "type"')
-        kind = move.get("type")
+        kind = move_type(move, state.phase == OVER)
         if kind not in ("predict", "saboteur", "play", "return"):
             raise IllegalMove("unknown-move", f"sieben-siegel has no move of type {kind!r}")
-        if seat != state.turn:
-            raise IllegalMove("not-your-turn", f"it is seat {state.turn}'s turn, not seat {seat}'s")
+        require_turn(seat, state.turn)
         _check_phase(state, kind)
         if kind == "predict":
             return _predict(state, seat, move, seq)
@@ -139,7 +144,7 @@ class SiebenSiegel:
             return _take_saboteur(state, seat, seq)
         if kind == "play":
             return _play(state, seat, move, seq)
-        return _return(state, seat, move, seq)
+        return _return(state, seat, move)
 
     def board(self) -> None:
         return None
@@ -317,9 +322,7 @@ def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
         raise IllegalMove("card-not-held", f"you do not hold {card}: play a card from your hand")
     if card not in _playable(state, seat):
         led = SEAL_OF[colour_of(state.trick[0].card)]
-        raise IllegalMove(
-            "must-follow-suit", f"you hold {led}, so you must follow {led}"
-        )
+        raise IllegalMove("must-follow-suit", f"you hold {led}, so you must follow {led}")
     hands = _with(state.hands, seat, tuple(c for c in hand if c != card))
     trick = (*state.trick, Played(seat, card))
     state = replace(state, hands=hands, trick=trick)
@@ -368,12 +371,10 @@ def _settle_trick(state: State, seq: int, facts: list[Fact]) -> Outcome:
     return _after_trick(state, facts)
 
 
-def _return(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+def _return(state: State, seat: int, move: Mapping[str, Any]) -> Outcome:
     kind = move.get("seal")
     if kind not in SEALS:
-        raise IllegalMove(
-            "no-such-seal", f"the seals are {', '.join(SEALS)}: not {kind!r}"
-        )
+        raise IllegalMove("no-such-seal", f"the seals are {', '.join(SEALS)}: not {kind!r}")
     if kind not in state.choice:
         led = colour_of(state.last_trick[0].card)
         rule = sealing.describe_fitting(led, _winner(state.last_trick).card)

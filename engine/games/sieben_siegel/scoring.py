@@ -44,7 +44,10 @@ def round_components(state: State) -> tuple[tuple[Component, ...], ...]:
 def _saboteur(state: State, seat: int) -> Component:
     base = state.table.options.get("saboteur_max", 4)
     blacks = [
-        s for other, seals in enumerate(state.seals) if other != seat for s in seals
+        s
+        for other, seals in enumerate(state.seals)
+        if other != seat
+        for s in seals
         if s.kind == BLACK
     ]
     points = max(0, base - len(blacks))

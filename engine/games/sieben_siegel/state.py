@@ -86,14 +86,6 @@ class RoundStarted(Fact):
 
 
 @dataclass(frozen=True)
-class Dealt(Fact):
-    kind = "dealt"
-    hidden = ("cards",)
-    seat: int
-    cards: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class Predicted(Fact):
     """The seals a seat took for its prediction (none: it expects no trick)."""
 

@@ -98,7 +98,7 @@ def test_groups_keep_their_numbers_as_others_leave_the_table():
         (0, {"type": "take", "row": 0}, "unknown-move", "start, play and stagecoach"),
         (0, {"card": "bard"}, "unknown-move", "start, play and stagecoach"),
         (0, {"type": ["play"], "card": "bard"}, "unknown-move", "start, play and stagecoach"),
-        (0, ["play"], "malformed-move", "JSON object"),
+        (0, ["play"], "malformed-move", "an object"),
         (0, {"type": "stagecoach", "card": "bard"}, "no-stagecoach", "two-player"),
     ],
 )
