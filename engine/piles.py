@@ -12,6 +12,7 @@ discarded in this same turn.
 - `discards`: per name, that pile's cards bottom first (public; the last one is the top);
 - `fresh`: per name, how many cards on top of it were discarded this turn (blocked).
 
+The deal both games share: `deal_hands(deck, seats)`.
 API: `Piles.start(deck, names=COLOURS, drawable=None)`; `discard(card)`; `draw(source)` ->
 `(piles, card)` where `source` is `DECK` or a pile name; `check_draw(source)` (IllegalMove);
 `sources()` the legal draw sources now; `end_turn()` (clears `fresh`); `top(name)`;
@@ -30,6 +31,19 @@ from engine.display import COLOURS
 from engine.game import IllegalMove
 
 DECK = "deck"
+HAND = 8
+_SET_ASIDE_TWO_PLAYERS = 30
+
+
+def deal_hands(
+    deck: tuple[str, ...], seats: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...]]:
+    """The Keltis deal: 8 cards a seat from the top, seat 0 first; with two players the bottom
+    30 of what is left go back in the box unseen. (hands, draw pile, set aside)."""
+    hands = tuple(tuple(deck[s * HAND : (s + 1) * HAND]) for s in range(seats))
+    rest = tuple(deck[seats * HAND :])
+    aside = _SET_ASIDE_TWO_PLAYERS if seats == 2 else 0
+    return hands, rest[: len(rest) - aside], rest[len(rest) - aside :]
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from engine.games.keltis_card.state import (
     TookDiscard,
     WishTaken,
 )
-from engine.piles import DECK, Piles
+from engine.piles import DECK, Piles, deal_hands
 from engine.scoring import Score, SeatScore
 
 _VALUES = (0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10)
@@ -53,8 +53,6 @@ _CANONICAL = (
     *(f"{c}{v}" for c in COLOURS for v in (*_VALUES, "F", "F")),
     *(f"P{v}" for v in range(11)),
 )
-_HAND = 8
-_SET_ASIDE_TWO_PLAYERS = 30
 _STONES = tuple(range(1, 10))
 _FINAL_ROWS_TO_END = 5
 _END_PLACEMENTS = 2
@@ -84,21 +82,17 @@ class KeltisCard:
 
     def deal(self, table: Table) -> State:
         deck = table.deck(1, _CANONICAL)
-        seats = table.seats
-        hands = tuple(tuple(deck[s * _HAND : (s + 1) * _HAND]) for s in range(seats))
-        rest = deck[seats * _HAND :]
         # Two players: 30 cards leave unseen; the bottom 30 is the same as 30 at random.
-        aside = _SET_ASIDE_TWO_PLAYERS if seats == 2 else 0
-        draw_pile, set_aside = rest[: len(rest) - aside], rest[len(rest) - aside :]
+        hands, draw_pile, set_aside = deal_hands(deck, table.seats)
         empty = Row((), ())
         return State(
             table=table,
             phase=_PLAYING,
             hands=hands,
             piles=Piles.start(draw_pile, _PILES, COLOURS),
-            set_aside=tuple(set_aside),
+            set_aside=set_aside,
             stones=_STONES,
-            tableaux=(Tableau((empty,) * len(COLOURS), empty, empty),) * seats,
+            tableaux=(Tableau((empty,) * len(COLOURS), empty, empty),) * table.seats,
             turn=0,
             to_draw=0,
             end_order=(),

@@ -39,7 +39,6 @@ from engine.games.keltis_nwnz.state import (
     DISCARD,
     DISCARD_DUE,
     DRAW,
-    HAND,
     PAWNS,
     PLAY,
     POINTS,
@@ -61,10 +60,9 @@ from engine.games.keltis_nwnz.state import (
     StoneTaken,
     TilePoints,
 )
-from engine.piles import DECK, Piles
+from engine.piles import DECK, HAND, Piles, deal_hands
 from engine.scoring import Score, SeatScore
 
-_SET_ASIDE_TWO_PLAYERS = 30
 _CANONICAL = tuple(f"{c}{v}" for c in COLOURS for v in range(11) for _ in range(2))
 _GOAL_PAWNS_TO_END = 5
 
@@ -98,12 +96,7 @@ class KeltisNwnz:
     def deal(self, table: Table) -> State:
         board = self.layout
         deck = table.deck(1, _CANONICAL)
-        n = table.seats
-        hands = [deck[s * HAND : (s + 1) * HAND] for s in range(n)]
-        rest = deck[n * HAND :]
-        set_aside: tuple[str, ...] = ()
-        if n == 2:
-            rest, set_aside = rest[:-_SET_ASIDE_TWO_PLAYERS], rest[-_SET_ASIDE_TWO_PLAYERS:]
+        hands, rest, set_aside = deal_hands(deck, table.seats)
         pawns = tuple(Pawn(p, board.start, ()) for p in PAWNS)
         tiles = table.shuffled(TILES, "tiles")
         return State(

@@ -14,7 +14,6 @@ from engine.piles import Piles
 
 PAWNS = ("s1", "s2", "s3", "s4", "big")
 BIG = "big"
-HAND = 8
 CLOVER = "clover"
 DISCARD = "discard"
 POINTS = {"points-2": 2, "points-3": 3}
