@@ -2,7 +2,7 @@
 
 The layout of the printed board is not published anywhere we could reach, so the game reads
 its board from a data file (engine/boards/keltis-nwnz.json ships a documented stand-in; see
-docs/rules-notes/keltis-nwnz.md for the format and how to supply another). `load_board` is a
+docs/rules-notes.md for the format and how to supply another). `load_board` is a
 pure function from parsed JSON to a frozen `Board`: every way a board can be wrong is a
 `BoardError` with a stable `code` and a sentence saying what to fix.
 

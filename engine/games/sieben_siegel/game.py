@@ -2,7 +2,7 @@
 
 Rules: shared/rules/sieben-siegel.md and the original shared/seeds/sieben-siegel.it.txt; cards,
 seals and moves: CONTRACT.md section 9; readings of open questions:
-docs/rules-notes/sieben-siegel.md.
+docs/rules-notes.md.
 
 A round: each seat once, clockwise from the round's first seat, predicts (takes seals) or
 takes the saboteur; then 15 tricks, red trumps, the winner leads. A trick's winner returns a

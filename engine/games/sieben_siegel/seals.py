@@ -2,7 +2,7 @@
 
 A prediction takes its seals from the supply; only what the supply lacks is taken from other
 seats named in `from`, each of which gets a white seal from the supply in exchange. With no
-white seal left such a seal cannot be taken (docs/rules-notes/sieben-siegel.md, question 4).
+white seal left such a seal cannot be taken (docs/rules-notes.md, question 4).
 """
 
 from __future__ import annotations
