@@ -5,7 +5,8 @@
 
 Without --url it starts its own redis-server, the Procfile's web entry and --workers worker
 processes. It prints:
-- verdicts per second and p50/p99 latency of `POST /moves?wait=5` for C clients over G games;
+- verdicts per second and p50/p99 latency of `POST /moves?wait=5` for C clients over G games
+  (each client follows its games with its own engine, so it posts moves and reads nothing);
 - the raw XADD rate of the same Redis from this machine, and the ratio of the two;
 - engine replay speed (moves per second) per game, folding whole logs of random playouts;
 - the time to rebuild a finished game: in process, and as an audit through a worker.
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import log  # noqa: E402
+from engine.game import Table  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from tests.engine.playout import play  # noqa: E402
 
@@ -84,6 +86,27 @@ def start_service(workers: int) -> tuple[str, str, list[subprocess.Popen]]:
     raise SystemExit("the service did not come up")
 
 
+class Driven:
+    """A game this benchmark drives: created with a known seed, so the client follows it with
+    its own copy of the engine and needs no read between two moves."""
+
+    def __init__(self, client: Client, name: str, players: int, seed: str):
+        _, created = client.call("POST", "/v1/games", {
+            "game": name, "players": [f"p{i}" for i in range(players)], "seed": seed})
+        self.id, self.token = created["id"], created["table_token"]
+        self.rules = GAMES[name]
+        self.state = self.rules.deal(Table(players, created["options"], seed))
+
+    def next_move(self, rnd: random.Random) -> tuple[int, dict] | None:
+        if self.rules.is_over(self.state):
+            return None
+        seat = rnd.choice(self.rules.to_act(self.state))
+        return seat, rnd.choice(self.rules.legal_moves(self.state, seat))
+
+    def accepted(self, seat: int, move: dict, seq: int) -> None:
+        self.state = self.rules.apply(self.state, seat, move, seq).state
+
+
 def load(base: str, clients: int, games: int, seconds: float, game: str, players: int):
     """C clients each drive G/C games, one legal move at a time, waiting for each verdict."""
     latencies: list[float] = []
@@ -92,20 +115,24 @@ def load(base: str, clients: int, games: int, seconds: float, game: str, players
 
     def drive(index: int) -> None:
         client, rnd = Client(base), random.Random(index)
-        owned = [new_game(client, game, players) for _ in range(max(1, games // clients))]
-        mine = []
+        per_client = max(1, games // clients)
+        owned = [Driven(client, game, players, f"{index}-{i}") for i in range(per_client)]
+        mine, started_games = [], per_client
         while time.monotonic() < stop_at:
-            for slot, (game_id, table) in enumerate(owned):
-                _, legal = client.call("GET", f"/v1/games/{game_id}/legal-moves", token=table)
-                if not legal["moves"]:
-                    owned[slot] = new_game(client, game, players)
+            for slot, driven in enumerate(owned):
+                choice = driven.next_move(rnd)
+                if choice is None:
+                    started_games += 1
+                    owned[slot] = Driven(client, game, players, f"{index}-{started_games}")
                     continue
-                choice = rnd.choice(legal["moves"])
+                seat, move = choice
                 started = time.perf_counter()
-                status, _ = client.call("POST", f"/v1/games/{game_id}/moves?wait=5",
-                                        {"seat": choice["seat"], "move": choice["move"]}, table)
-                if status == 201:
-                    mine.append(time.perf_counter() - started)
+                status, verdict = client.call("POST", f"/v1/games/{driven.id}/moves?wait=5",
+                                              {"seat": seat, "move": move}, driven.token)
+                if status != 201:
+                    raise SystemExit(f"a legal move was not accepted: {status} {verdict}")
+                mine.append(time.perf_counter() - started)
+                driven.accepted(seat, move, verdict["seq"])
         with lock:
             latencies.extend(mine)
 
@@ -116,12 +143,6 @@ def load(base: str, clients: int, games: int, seconds: float, game: str, players
     for t in threads:
         t.join()
     return latencies, time.monotonic() - began
-
-
-def new_game(client: Client, game: str, players: int) -> tuple[str, str]:
-    _, created = client.call("POST", "/v1/games", {
-        "game": game, "players": [f"p{i}" for i in range(players)]})
-    return created["id"], created["table_token"]
 
 
 def xadd_rate(redis_url: str) -> float:
@@ -178,16 +199,15 @@ def main() -> None:
         raw = xadd_rate(redis_url)
         print(f"  raw XADD/s           {raw:10.0f}   (redis-benchmark, same Redis)")
         print(f"  verdicts/XADD ratio  {rate / raw:10.4f}")
-        client = Client(base)
-        game_id, table = new_game(client, "coloretto", 4)
-        while True:
-            _, legal = client.call("GET", f"/v1/games/{game_id}/legal-moves", token=table)
-            if not legal["moves"]:
-                break
-            choice = random.choice(legal["moves"])
-            client.call("POST", f"/v1/games/{game_id}/moves?wait=5", choice, table)
+        client, rnd = Client(base), random.Random(0)
+        finished = Driven(client, "coloretto", 4, "audited")
+        while (choice := finished.next_move(rnd)) is not None:
+            _, verdict = client.call("POST", f"/v1/games/{finished.id}/moves?wait=5",
+                                     {"seat": choice[0], "move": choice[1]}, finished.token)
+            finished.accepted(*choice, verdict["seq"])
         started = time.perf_counter()
-        _, report = client.call("POST", f"/v1/games/{game_id}/audit?wait=10", {}, table)
+        _, report = client.call(
+            "POST", f"/v1/games/{finished.id}/audit?wait=10", {}, finished.token)
         print(f"  audit of a finished coloretto game through a worker: "
               f"{(time.perf_counter() - started) * 1000:.1f} ms (ok={report['ok']})")
     finally:

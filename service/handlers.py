@@ -18,6 +18,7 @@ from engine import codec, log
 from engine.game import TABLE, BadSetup, Table
 from engine.games import GAMES
 from engine.visibility import redact
+from schemas import loader
 from schemas.moves import MOVES
 from service.auth import Seen
 from service.problems import Problem
@@ -193,8 +194,8 @@ def submit(
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
-    if appended.outcome == "ok" and store.mark_dirty(game_id):
-        queue.enqueue_drain(store.redis)
+    if appended.outcome == "ok" and (slot := store.mark_dirty(game_id)) is not None:
+        queue.enqueue_drain(store.redis, slot)
     return verdict(store, seen, appended.seq, wait, appended.version)
 
 
@@ -207,7 +208,7 @@ def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
             "invalid-move",
             f"{game} has no move of type {kind!r}; its moves are {', '.join(sorted(schemas))}",
         )
-    errors = schemas[kind]().validate(move)
+    errors = loader(schemas[kind]).validate(move)
     if errors:
         raise Problem(400, "invalid-move", f"this {kind} move is malformed", errors=errors)
     return move

@@ -8,6 +8,7 @@ import orjson
 from flask import Response, current_app, request
 from marshmallow import Schema
 
+from schemas import loader
 from service.auth import Seen, seen
 from service.problems import Problem
 from workers.store import Store
@@ -31,11 +32,11 @@ def body(schema: type[Schema]) -> dict[str, Any]:
         raise Problem(400, "invalid-json", f"the body is not JSON: {bad}") from None
     if not isinstance(data, dict):
         raise Problem(400, "invalid-request", "the body must be a JSON object")
-    return schema().load(data)
+    return loader(schema).load(data)
 
 
 def query(schema: type[Schema]) -> dict[str, Any]:
-    return schema().load(request.args.to_dict())
+    return loader(schema).load(request.args.to_dict())
 
 
 def answer(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

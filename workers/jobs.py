@@ -19,7 +19,7 @@ def _store() -> Store:
 LINGER_S = 0.05
 
 
-def drain() -> int:
+def drain(slot: int = 0) -> int:
     """Judge games until none is marked dirty; the number of verdicts written.
 
     The job lingers a moment for more work before it stops: under load a stream of moves is
@@ -30,7 +30,7 @@ def drain() -> int:
     while True:
         while (game_id := store.next_dirty(LINGER_S)) is not None:
             written += _judge_all(store, game_id)
-        if store.drain_may_stop():
+        if store.drain_may_stop(slot):
             return written
 
 

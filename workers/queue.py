@@ -13,8 +13,8 @@ def queue(connection: redis.Redis) -> Queue:
     return Queue(QUEUE, connection=connection, serializer=JSONSerializer)
 
 
-def enqueue_drain(connection: redis.Redis) -> None:
-    queue(connection).enqueue("workers.jobs.drain", result_ttl=0, failure_ttl=3600)
+def enqueue_drain(connection: redis.Redis, slot: int) -> None:
+    queue(connection).enqueue("workers.jobs.drain", slot, result_ttl=0, failure_ttl=3600)
 
 
 def enqueue_audit(connection: redis.Redis, game_id: str, number: int) -> None:

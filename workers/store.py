@@ -15,7 +15,8 @@ shard. Per game:
                     score, and `view:<viewer>` per seat, spectator and table;
 - `tl:{id}:audit:<n>` the report of audit n.
 Global keys: `tl:games` (sorted set of ids by creation), `tl:dirty` (sorted set of games with
-submissions to judge, oldest first) and `tl:drain` (a drain job is queued or running).
+submissions to judge, oldest first) and `tl:drain:<slot>` (a drain job is queued or running in
+that slot).
 
 Every write that must not half-happen goes through one Lua script, `_APPEND`: it checks the
 expected version, the idempotency key and that no verdict is written twice, then appends the
@@ -39,7 +40,19 @@ from engine import log
 
 GAMES = "tl:games"
 DIRTY = "tl:dirty"
-DRAIN_SCHEDULED = "tl:drain"
+DRAINING = "tl:drain:{}"
+DRAINERS = 2
+
+_MARK_DIRTY = """
+redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2])
+local backlog = redis.call('ZCARD', KEYS[1])
+for slot = 0, #KEYS - 2 do
+  if slot < backlog and redis.call('SET', KEYS[slot + 2], 1, 'NX', 'EX', ARGV[3]) then
+    return slot
+  end
+end
+return -1
+"""
 
 _APPEND = """
 local log, meta, idem, index, proj = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -142,6 +155,7 @@ class Store:
         self._append = client.register_script(_APPEND)
         self._release = client.register_script(_RELEASE)
         self._verdict = client.register_script(_VERDICT)
+        self._mark_dirty = client.register_script(_MARK_DIRTY)
 
     # -- creating and reading games ------------------------------------------------------
 
@@ -373,16 +387,17 @@ class Store:
 
     # -- scheduling validation ------------------------------------------------------------
 
-    def mark_dirty(self, game_id: str) -> bool:
-        """Note that `game_id` has submissions to judge; True when a drain job must be queued.
+    def mark_dirty(self, game_id: str) -> int | None:
+        """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
 
-        The flag stands for "a drain job is queued or running": while it is set, submissions
-        only join the dirty set, so under load one job judges the moves of many games.
+        A slot's flag stands for "a drain job is queued or running in this slot": while it is
+        set, submissions only join the dirty set, so under load one job judges the moves of many
+        games. A second slot opens only while more than one game waits, so that two workers
+        overlap their waits on Redis under load and a quiet service runs one job at a time.
         """
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(DIRTY, {game_id: time.time()}, nx=True)
-        pipe.set(DRAIN_SCHEDULED, 1, nx=True, ex=_DRAIN_FLAG_S)
-        return bool(pipe.execute()[1])
+        flags = [DRAINING.format(slot) for slot in range(DRAINERS)]
+        slot = self._mark_dirty(keys=[DIRTY, *flags], args=[time.time(), game_id, _DRAIN_FLAG_S])
+        return None if slot < 0 else int(slot)
 
     def next_dirty(self, linger_s: float) -> str | None:
         """The game marked dirty longest ago, waiting up to `linger_s` for one to appear."""
@@ -392,15 +407,16 @@ class Store:
             popped = [found[1:]] if found else []
         return popped[0][0].decode() if popped else None
 
-    def drain_may_stop(self) -> bool:
-        """Lower the flag; False if a game was marked dirty meanwhile and this drain took the
-        flag back, so the caller must go on draining instead of stopping."""
+    def drain_may_stop(self, slot: int) -> bool:
+        """Lower the slot's flag; False if a game was marked dirty meanwhile and this drain took
+        the flag back, so the caller must go on draining instead of stopping."""
+        flag = DRAINING.format(slot)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.delete(DRAIN_SCHEDULED)
+        pipe.delete(flag)
         pipe.zcard(DIRTY)
         if not pipe.execute()[1]:
             return True
-        return not self.redis.set(DRAIN_SCHEDULED, 1, nx=True, ex=_DRAIN_FLAG_S)
+        return not self.redis.set(flag, 1, nx=True, ex=_DRAIN_FLAG_S)
 
     def lock(self, game_id: str) -> str | None:
         token = secrets.token_hex(8)
