@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -24,8 +25,8 @@ import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -107,41 +108,50 @@ class Driven:
         self.state = self.rules.apply(self.state, seat, move, seq).state
 
 
-def load(base: str, clients: int, games: int, seconds: float, game: str, players: int):
-    """C clients each drive G/C games, one legal move at a time, waiting for each verdict."""
-    latencies: list[float] = []
-    lock = threading.Lock()
-    stop_at = time.monotonic() + seconds
+def drive(base: str, index: int, games: int, stop_at: float, game: str, players: int):
+    """One client: drive `games` games in turn, one legal move at a time, waiting for each
+    verdict; the latency of every accepted move."""
+    client, rnd = Client(base), random.Random(index)
+    owned = [Driven(client, game, players, f"{index}-{i}") for i in range(games)]
+    latencies, started_games = [], games
+    while time.time() < stop_at:
+        for slot, driven in enumerate(owned):
+            choice = driven.next_move(rnd)
+            if choice is None:
+                started_games += 1
+                owned[slot] = Driven(client, game, players, f"{index}-{started_games}")
+                continue
+            seat, move = choice
+            started = time.perf_counter()
+            status, verdict = client.call("POST", f"/v1/games/{driven.id}/moves?wait=5",
+                                          {"seat": seat, "move": move}, driven.token)
+            if status != 201:
+                raise SystemExit(f"a legal move was not accepted: {status} {verdict}")
+            latencies.append(time.perf_counter() - started)
+            driven.accepted(seat, move, verdict["seq"])
+    return latencies
 
-    def drive(index: int) -> None:
-        client, rnd = Client(base), random.Random(index)
-        per_client = max(1, games // clients)
-        owned = [Driven(client, game, players, f"{index}-{i}") for i in range(per_client)]
-        mine, started_games = [], per_client
-        while time.monotonic() < stop_at:
-            for slot, driven in enumerate(owned):
-                choice = driven.next_move(rnd)
-                if choice is None:
-                    started_games += 1
-                    owned[slot] = Driven(client, game, players, f"{index}-{started_games}")
-                    continue
-                seat, move = choice
-                started = time.perf_counter()
-                status, verdict = client.call("POST", f"/v1/games/{driven.id}/moves?wait=5",
-                                              {"seat": seat, "move": move}, driven.token)
-                if status != 201:
-                    raise SystemExit(f"a legal move was not accepted: {status} {verdict}")
-                mine.append(time.perf_counter() - started)
-                driven.accepted(seat, move, verdict["seq"])
-        with lock:
-            latencies.extend(mine)
 
-    threads = [threading.Thread(target=drive, args=(i,)) for i in range(clients)]
+def _drive_threads(args) -> list[float]:
+    base, first, count, games, stop_at, game, players = args
+    with ThreadPoolExecutor(count) as pool:
+        runs = [pool.submit(drive, base, first + i, games, stop_at, game, players)
+                for i in range(count)]
+        return [latency for run in runs for latency in run.result()]
+
+
+def load(base: str, clients: int, games: int, seconds: float, game: str, players: int,
+         processes: int):
+    """C clients over G games, spread over a few processes so the client's own interpreter
+    lock does not become the bottleneck being measured."""
+    stop_at = time.time() + seconds
+    per_client = max(1, games // clients)
+    shares = [clients // processes + (p < clients % processes) for p in range(processes)]
+    jobs = [(base, sum(shares[:p]), share, per_client, stop_at, game, players)
+            for p, share in enumerate(shares) if share]
     began = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
+        latencies = [latency for part in pool.map(_drive_threads, jobs) for latency in part]
     return latencies, time.monotonic() - began
 
 
@@ -177,6 +187,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--game", default="coloretto")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--client-processes", type=int, default=4)
     parser.add_argument("--url")
     parser.add_argument("--redis")
     args = parser.parse_args()
@@ -190,7 +201,7 @@ def main() -> None:
         print(f"load: {args.clients} clients over {args.games} {args.game} games of "
               f"{args.players}, {args.seconds:.0f} s, {args.workers} workers")
         latencies, took = load(base, args.clients, args.games, args.seconds, args.game,
-                               args.players)
+                               args.players, args.client_processes)
         rate = len(latencies) / took
         cuts = statistics.quantiles(latencies, n=100)
         print(f"  verdicts/s           {rate:10.0f}")
