@@ -24,7 +24,7 @@ from service.auth import Seen
 from service.problems import Problem
 from workers import queue
 from workers.audit import report
-from workers.store import Store, now
+from workers.store import Appended, Store, now
 from workers.validation import projection
 
 # -- creating and listing ---------------------------------------------------------------------
@@ -194,9 +194,16 @@ def submit(
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
-    if appended.outcome == "ok" and (slot := store.mark_dirty(game_id)) is not None:
+    if _to_judge(store, game_id, appended) and (slot := store.mark_dirty(game_id)) is not None:
         queue.enqueue_drain(store.redis, slot)
     return verdict(store, seen, appended.seq, wait, appended.version)
+
+
+def _to_judge(store: Store, game_id: str, appended: Appended) -> bool:
+    """A new submission is; so is a retried one still pending, in case its drain job died."""
+    if appended.outcome == "idempotent":
+        return store.verdict_entry(game_id, appended.seq) is None
+    return appended.outcome == "ok"
 
 
 def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:

@@ -14,15 +14,24 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from workers.connection import client, redis_url
-from workers.queue import queue
+from workers.queue import enqueue_drain, queue
+from workers.store import Store
 
 
 def main() -> None:
     connection = client(redis_url())
+    _take_up_unfinished_work(Store(connection))
     worker = SimpleWorker(
         [queue(connection)], connection=connection, serializer=JSONSerializer
     )
     worker.work(logging_level=os.environ.get("LOG_LEVEL", "WARNING"))
+
+
+def _take_up_unfinished_work(store: Store) -> None:
+    """A worker that died mid-drain left games claimed or dirty with no job to judge them."""
+    store.reclaim_lapsed()
+    if (slot := store.mark_dirty()) is not None:
+        enqueue_drain(store.redis, slot)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ many moves and many games. `audit` rebuilds one game from its log.
 
 from __future__ import annotations
 
+import logging
+
 from workers import audit as audits
 from workers.connection import client, redis_url
 from workers.store import Store
@@ -17,6 +19,7 @@ def _store() -> Store:
 
 
 LINGER_S = 0.05
+_log = logging.getLogger(__name__)
 
 
 def drain(slot: int = 0) -> int:
@@ -26,12 +29,26 @@ def drain(slot: int = 0) -> int:
     judged by one job instead of one job each.
     """
     store = _store()
+    store.reclaim_lapsed()
     written = 0
     while True:
-        while (game_id := store.next_dirty(LINGER_S)) is not None:
-            written += _judge_all(store, game_id)
+        while (game_id := store.next_dirty(slot, LINGER_S)) is not None:
+            written += _judge_claimed(store, game_id)
         if store.drain_may_stop(slot):
             return written
+
+
+def _judge_claimed(store: Store, game_id: str) -> int:
+    """Judge one claimed game. A game that cannot be judged now (Redis went away, or a bug)
+    must not stop the drain for every other game: it is logged, and its claim left to lapse,
+    so a later drain judges it again."""
+    try:
+        written = _judge_all(store, game_id)
+    except Exception:
+        _log.exception("judging game %s failed; it is tried again once its claim lapses", game_id)
+        return 0
+    store.judged(game_id)
+    return written
 
 
 def _judge_all(store: Store, game_id: str) -> int:

@@ -15,8 +15,8 @@ shard. Per game:
                     score, and `view:<viewer>` per seat, spectator and table;
 - `tl:{id}:audit:<n>` the report of audit n.
 Global keys: `tl:games` (sorted set of ids by creation), `tl:dirty` (sorted set of games with
-submissions to judge, oldest first) and `tl:drain:<slot>` (a drain job is queued or running in
-that slot).
+submissions to judge, oldest first), `tl:claimed` (games a drain job is judging, scored by the
+time its claim lapses) and `tl:drain:<slot>` (a drain job is queued or running in that slot).
 
 Every write that must not half-happen goes through one Lua script, `_APPEND`: it checks the
 expected version, the idempotency key and that no verdict is written twice, then appends the
@@ -40,11 +40,13 @@ from engine import log
 
 GAMES = "tl:games"
 DIRTY = "tl:dirty"
+CLAIMED = "tl:claimed"
 DRAINING = "tl:drain:{}"
 DRAINERS = 2
 
+# With no game id (ARGV[2] empty) it only opens a slot for the games already waiting.
 _MARK_DIRTY = """
-redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2])
+if ARGV[2] ~= '' then redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2]) end
 local backlog = redis.call('ZCARD', KEYS[1])
 for slot = 0, #KEYS - 2 do
   if slot < backlog and redis.call('SET', KEYS[slot + 2], 1, 'NX', 'EX', ARGV[3]) then
@@ -52,6 +54,26 @@ for slot = 0, #KEYS - 2 do
   end
 end
 return -1
+"""
+
+# Take the oldest dirty game and claim it until ARGV[1]; keep the drain slot's flag (KEYS[3])
+# alive while its job works, so a flag outlives its job by at most one TTL.
+_CLAIM = """
+redis.call('EXPIRE', KEYS[3], ARGV[2])
+local found = redis.call('ZPOPMIN', KEYS[1])
+if #found == 0 then return false end
+redis.call('ZADD', KEYS[2], ARGV[1], found[1])
+return found[1]
+"""
+
+# Claims that lapsed (their job died between claiming a game and judging it) go back to dirty.
+_RECLAIM = """
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+for _, game in ipairs(lapsed) do
+  redis.call('ZREM', KEYS[2], game)
+  redis.call('ZADD', KEYS[1], 'NX', ARGV[1], game)
+end
+return #lapsed
 """
 
 _APPEND = """
@@ -124,7 +146,9 @@ def keys(game_id: str) -> dict[str, str]:
 
 
 _LOCK_MS = 30_000
-_DRAIN_FLAG_S = 30
+_DRAIN_FLAG_S = 10
+_CLAIM_S = 30
+_IDLE_POLL_S = 0.01
 
 
 @dataclass(frozen=True)
@@ -156,6 +180,8 @@ class Store:
         self._release = client.register_script(_RELEASE)
         self._verdict = client.register_script(_VERDICT)
         self._mark_dirty = client.register_script(_MARK_DIRTY)
+        self._claim = client.register_script(_CLAIM)
+        self._reclaim = client.register_script(_RECLAIM)
 
     # -- creating and reading games ------------------------------------------------------
 
@@ -387,25 +413,41 @@ class Store:
 
     # -- scheduling validation ------------------------------------------------------------
 
-    def mark_dirty(self, game_id: str) -> int | None:
+    def mark_dirty(self, game_id: str = "") -> int | None:
         """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
 
         A slot's flag stands for "a drain job is queued or running in this slot": while it is
         set, submissions only join the dirty set, so under load one job judges the moves of many
         games. A second slot opens only while more than one game waits, so that two workers
         overlap their waits on Redis under load and a quiet service runs one job at a time.
+        Without a game it only opens a slot for games already waiting (a worker starting up).
         """
         flags = [DRAINING.format(slot) for slot in range(DRAINERS)]
         slot = self._mark_dirty(keys=[DIRTY, *flags], args=[time.time(), game_id, _DRAIN_FLAG_S])
         return None if slot < 0 else int(slot)
 
-    def next_dirty(self, linger_s: float) -> str | None:
-        """The game marked dirty longest ago, waiting up to `linger_s` for one to appear."""
-        popped = self.redis.zpopmin(DIRTY)
-        if not popped and linger_s > 0:
-            found = self.redis.bzpopmin(DIRTY, timeout=linger_s)
-            popped = [found[1:]] if found else []
-        return popped[0][0].decode() if popped else None
+    def next_dirty(self, slot: int, linger_s: float) -> str | None:
+        """Claim the game marked dirty longest ago, waiting up to `linger_s` for one to appear.
+
+        The claim lapses after a while, so a game whose job died before judging it is not lost:
+        `reclaim_lapsed` puts it back. Call `judged` once the game is judged.
+        """
+        deadline = time.monotonic() + linger_s
+        while True:
+            claimed = self._claim(
+                keys=[DIRTY, CLAIMED, DRAINING.format(slot)],
+                args=[time.time() + _CLAIM_S, _DRAIN_FLAG_S],
+            )
+            if claimed is not None or time.monotonic() >= deadline:
+                return claimed.decode() if claimed is not None else None
+            time.sleep(_IDLE_POLL_S)
+
+    def judged(self, game_id: str) -> None:
+        self.redis.zrem(CLAIMED, game_id)
+
+    def reclaim_lapsed(self) -> int:
+        """Put games whose claim lapsed back among the dirty ones; how many there were."""
+        return self._reclaim(keys=[DIRTY, CLAIMED], args=[time.time()])
 
     def drain_may_stop(self, slot: int) -> bool:
         """Lower the slot's flag; False if a game was marked dirty meanwhile and this drain took

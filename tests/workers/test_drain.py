@@ -1,0 +1,95 @@
+"""The drain job when things go wrong: a job that died, a worker restarted, a game that fails.
+
+These tests use a Redis database no worker process listens on, so that each step happens only
+when the test makes it happen.
+"""
+
+import time
+
+import pytest
+import redis
+from freezegun import freeze_time
+
+from engine import log
+from service import create_app, handlers
+from tests.api import create
+from tests.conftest import start_workers, stop
+from workers import jobs
+from workers.store import CLAIMED, DIRTY, Store, keys
+
+
+@pytest.fixture
+def quiet_url(redis_url, monkeypatch):
+    url = redis_url.rsplit("/", 1)[0] + "/1"
+    redis.Redis.from_url(url).flushdb()
+    monkeypatch.setenv("REDIS_URL", url)
+    return url
+
+
+@pytest.fixture
+def store(quiet_url):
+    return Store(redis.Redis.from_url(quiet_url))
+
+
+def pending_game(store, seed="d"):
+    body = {"game": "coloretto", "players": ["a", "b", "c"], "options": {}, "seed": seed}
+    game_id = handlers.create_game(store, body)["id"]
+    store.append(game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
+                 submission=True)
+    return game_id
+
+
+def verdicts(store, game_id):
+    return [e["type"] for e in store.entries(game_id) if e["type"] != log.SUBMITTED][1:]
+
+
+def test_a_game_claimed_by_a_job_that_died_is_judged_once_its_claim_lapses(store):
+    game_id = pending_game(store)
+    store.mark_dirty(game_id)
+    with freeze_time("2026-11-23 10:00:00", tick=True):
+        assert store.next_dirty(0, linger_s=0) == game_id  # ...and the job dies here
+    with freeze_time("2026-11-23 10:00:10", tick=True):
+        assert jobs.drain() == 0  # still claimed: nobody else judges it yet
+        assert verdicts(store, game_id) == []
+    with freeze_time("2026-11-23 10:01:00", tick=True):
+        assert jobs.drain() == 1
+    assert verdicts(store, game_id) == ["move-accepted"]
+    assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
+
+
+def test_a_starting_worker_takes_up_games_left_dirty_without_a_job(store, quiet_url):
+    game_id = pending_game(store)
+    store.redis.zadd(DIRTY, {game_id: time.time()})  # marked, but its job was lost
+    worker = start_workers(quiet_url, 1)
+    try:
+        deadline = time.monotonic() + 15
+        while verdicts(store, game_id) == [] and time.monotonic() < deadline:
+            store.wait_for_entries(game_id, 2, 500)
+    finally:
+        stop(worker)
+    assert verdicts(store, game_id) == ["move-accepted"]
+
+
+def test_a_retried_submission_still_pending_is_marked_for_judging_again(store, quiet_url):
+    client = create_app({"TESTING": True, "REDIS_URL": quiet_url}).test_client()
+    game = create(client)
+    key = {"Idempotency-Key": "retry-1", **game.seat(0)}
+    first = client.post(game.url("/moves"), json={"move": {"type": "draw"}}, headers=key)
+    assert first.status_code == 202
+    store.redis.delete(DIRTY)  # the mark is lost with the job that would have judged it
+    again = client.post(game.url("/moves"), json={"move": {"type": "draw"}}, headers=key)
+    assert again.json == first.json
+    assert store.redis.zscore(DIRTY, game.id) is not None
+    jobs.drain()
+    assert client.get(game.url("/moves/2"), headers=game.seat(0)).json["status"] == "accepted"
+
+
+def test_a_game_that_cannot_be_judged_does_not_stop_the_drain_for_the_others(store):
+    broken, sound = pending_game(store, "broken"), pending_game(store, "sound")
+    store.redis.hset(keys(broken)["proj"], "state", b"{}")  # a state no engine can resume
+    store.mark_dirty(broken)
+    store.mark_dirty(sound)
+    assert jobs.drain() == 1
+    assert verdicts(store, sound) == ["move-accepted"]
+    assert verdicts(store, broken) == []
+    assert store.redis.zscore(CLAIMED, broken) is not None  # to be tried again later
