@@ -180,5 +180,6 @@ class Game(Protocol):
         """The game's board as data for clients to draw, or None for games without one."""
 
     def is_secret(self, move: Mapping[str, Any]) -> bool:
-        """Whether a submitted move is for its own seat's eyes only while the game runs
-        (a simultaneous choice, a card laid face down)."""
+        """Whether a move stays for its own seat's eyes while the game runs even once accepted
+        (a simultaneous choice, a card laid face down). Every move is its seat's own until
+        accepted, since a refused one may name a card in hand."""

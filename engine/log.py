@@ -2,9 +2,11 @@
 
 A log is a list of entries numbered 1, 2, ... with no gap:
 - `game-created` (always entry 1): game, players, options, rules version, seed commitment;
-- `move-submitted`: a seat's move as posted, judged later;
-- `move-accepted` / `move-rejected`: the verdict on submission `of`, with its effects or the
-  rule it broke, appended by a worker in submission order;
+- `move-submitted`: a seat's move as posted, judged later; the move is for its seat's eyes
+  until accepted, since a refused move may name a card still in hand;
+- `move-accepted` / `move-rejected`: the verdict on submission `of`, appended by a worker in
+  submission order: an acceptance repeats the move (hidden while it is a secret choice) and
+  its effects; a rejection names the rule broken, for the submitter's eyes;
 - `game-finished`: the seed (and explicit decks) revealed, after the last verdict.
 
 The state "right after entry N" is the deal with every submission applied whose acceptance
@@ -93,7 +95,11 @@ def verdict(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any,
             "hidden": ["code", "detail"],
         }
     effects = [fact.to_json() for fact in outcome.facts]
-    return outcome.state, {"type": ACCEPTED, "of": seq, "seat": seat, "effects": effects}
+    accepted = {"type": ACCEPTED, "of": seq, "seat": seat, "move": submission["move"],
+                "effects": effects}
+    if game.is_secret(submission["move"]):
+        accepted["hidden"] = ["move"]
+    return outcome.state, accepted
 
 
 @dataclass(frozen=True)

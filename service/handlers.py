@@ -169,9 +169,8 @@ def submit(
     move = _well_formed(game.name, body["move"])
     if seen.finished:
         raise Problem(409, "game-finished", "the game is over: no more moves are taken")
-    entry: dict[str, Any] = {"type": log.SUBMITTED, "seat": seat, "move": move}
-    if game.is_secret(move):
-        entry["hidden"] = ["move"]
+    # Until it is accepted a move is its seat's own: a refused one may name a card in hand.
+    entry = {"type": log.SUBMITTED, "seat": seat, "move": move, "hidden": ["move"]}
     body_hash = hashlib.sha256(
         log.canonical({"seat": seat, "move": move, "v": body.get("expected_version")})
     ).hexdigest()

@@ -102,7 +102,7 @@ def _seed_ok(created, entries, seed, decks, mismatches) -> bool | None:
 def _compare_verdict(seq, stored, recomputed, mismatches) -> None:
     if stored is None:
         return  # still pending: nothing was claimed about it yet
-    keep = ("type", "seat", "code", "detail", "effects")
+    keep = ("type", "seat", "move", "code", "detail", "effects")
     stored_part = {k: stored.get(k) for k in keep}
     recomputed_part = {k: recomputed.get(k) for k in keep}
     if not _same(stored_part, recomputed_part):

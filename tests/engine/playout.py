@@ -44,7 +44,8 @@ def play(game: Game, seats: int, seed: str, rnd: random.Random, options=None) ->
         assert choices, f"{game.name}: nobody can move in a running game"
         seat, move = rnd.choice(choices)
         seq = len(out.entries) + 1
-        submitted = {"seq": seq, "type": log.SUBMITTED, "seat": seat, "move": move}
+        submitted = {"seq": seq, "type": log.SUBMITTED, "seat": seat, "move": move,
+                     "hidden": ["move"]}
         state, judged = log.verdict(game, state, submitted)
         assert judged["type"] == log.ACCEPTED, f"a listed legal move was refused: {judged}"
         out.entries += [submitted, {**judged, "seq": seq + 1}]

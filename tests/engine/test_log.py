@@ -106,7 +106,7 @@ def test_verdict_accepts_a_legal_move_with_its_effects():
     state = GAME.deal(TABLE)
     after, judged = log.verdict(GAME, state, submitted(2, 0, {"type": "draw"}))
     assert judged == {
-        "type": log.ACCEPTED, "of": 2, "seat": 0,
+        "type": log.ACCEPTED, "of": 2, "seat": 0, "move": {"type": "draw"},
         "effects": [{"type": "drew", "seat": 0, "card": state.deck[0]}],
     }
     assert after.drawn.name == state.deck[0]

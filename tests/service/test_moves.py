@@ -146,3 +146,27 @@ def test_posting_to_a_finished_game_is_409(client):
     game.play_to_end(random.Random(3))
     answer = game.move(0, {"type": "draw"})
     assert answer.status_code == 409 and answer.json["code"] == "game-finished"
+
+
+def test_a_refused_move_never_shows_another_seat_the_card_it_named(client):
+    """Seat 1 tries to play out of turn: that it holds the card is its own secret."""
+    game = create(client, "keltis-card", ["ann", "bob"], seed="refused")
+    card = client.get(game.url("/state"), headers=game.seat(1)).json["state"]["you"]["hand"][0]
+    refused = game.move(1, {"type": "play", "card": card})
+    assert refused.status_code == 422 and refused.json["code"] == "not-your-turn"
+    for others in (game.seat(0), {}):
+        for path in ("/events", "/replay", f"/moves/{refused.json['seq']}"):
+            assert card not in client.get(game.url(path), headers=others).text, path
+    own = client.get(game.url("/events"), headers=game.seat(1)).json["events"]
+    assert own[1]["move"] == {"type": "play", "card": card}
+    assert client.get(game.url("/events"), headers=game.table).json["events"][1]["move"]
+
+
+def test_an_accepted_move_is_public_in_its_verdict_entry(client):
+    game = create(client, "keltis-card", ["ann", "bob"], seed="accepted")
+    card = client.get(game.url("/state"), headers=game.seat(0)).json["state"]["you"]["hand"][0]
+    assert game.move(0, {"type": "discard", "card": card}).status_code == 201
+    events = client.get(game.url("/events")).json["events"]
+    assert events[1]["type"] == "move-submitted" and events[1]["move"] is None
+    assert events[2]["type"] == "move-accepted"
+    assert events[2]["move"] == {"type": "discard", "card": card}
