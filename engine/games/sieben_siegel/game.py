@@ -37,6 +37,7 @@ from engine.games.sieben_siegel.state import (
     OVER,
     PREDICT,
     RETURN,
+    SABOTEUR_BASE,
     SEAL_OF,
     SEALS,
     TRICK,
@@ -61,6 +62,7 @@ from engine.scoring import Score, SeatScore
 
 _SABOTEUR_MAX = (4, 5, 6)
 _MAX_ROUNDS = 30
+_MOVES = ("predict", "saboteur", "play", "return")
 
 
 class SiebenSiegel:
@@ -78,10 +80,10 @@ class SiebenSiegel:
             raise BadSetup(f"sieben-siegel has no option {sorted(unknown)[0]!r}")
         if seats not in self.seat_counts:
             raise BadSetup("sieben-siegel is played by 3 to 5 players")
-        rounds = options.get("rounds", 6 if seats == 3 else seats)
+        rounds = options.get("rounds", _default_rounds(seats))
         if type(rounds) is not int or not 1 <= rounds <= _MAX_ROUNDS:
             raise BadSetup(f"rounds must be a whole number from 1 to {_MAX_ROUNDS}")
-        saboteur_max = options.get("saboteur_max", 4)
+        saboteur_max = options.get("saboteur_max", SABOTEUR_BASE)
         if type(saboteur_max) is not int or saboteur_max not in _SABOTEUR_MAX:
             raise BadSetup("saboteur_max must be 4, 5 or 6")
         return {"rounds": rounds, "saboteur_max": saboteur_max}
@@ -134,8 +136,11 @@ class SiebenSiegel:
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
         kind = move_type(move, state.phase == OVER)
-        if kind not in ("predict", "saboteur", "play", "return"):
-            raise IllegalMove("unknown-move", f"sieben-siegel has no move of type {kind!r}")
+        if kind not in _MOVES:
+            raise IllegalMove(
+                "unknown-move",
+                f"the moves of sieben-siegel are {', '.join(_MOVES)}: not {kind!r}",
+            )
         require_turn(seat, state.turn)
         _check_phase(state, kind)
         if kind == "predict":
@@ -158,7 +163,7 @@ class SiebenSiegel:
         middle = sealing.supply(state)
         public: dict[str, Any] = {
             "round": state.round,
-            "rounds": state.table.options.get("rounds"),
+            "rounds": _rounds(state.table),
             "phase": state.phase,
             "turn": None if state.phase == OVER else state.turn,
             "first_seat": state.first,
@@ -235,10 +240,19 @@ def _end_round(state: State) -> tuple[State, tuple[Fact, ...]]:
     points = tuple(sum(c.points for c in cs) for cs in components)
     state = replace(state, scored=scored)
     facts: tuple[Fact, ...] = (RoundScored(state.round, points),)
-    if state.round >= state.table.options.get("rounds", state.table.seats):
+    if state.round >= _rounds(state.table):
         return replace(state, phase=OVER), facts
     state, started = _start_round(state, state.round + 1)
     return state, facts + started
+
+
+def _default_rounds(seats: int) -> int:
+    """One round per player so that everyone begins once; the rule book plays six with three."""
+    return 6 if seats == 3 else seats
+
+
+def _rounds(table: Table) -> int:
+    return table.options.get("rounds", _default_rounds(table.seats))
 
 
 # -- the prediction ------------------------------------------------------------------------
@@ -376,11 +390,14 @@ def _return(state: State, seat: int, move: Mapping[str, Any]) -> Outcome:
     if kind not in SEALS:
         raise IllegalMove("no-such-seal", f"the seals are {', '.join(SEALS)}: not {kind!r}")
     if kind not in state.choice:
-        led = colour_of(state.last_trick[0].card)
-        rule = sealing.describe_fitting(led, _winner(state.last_trick).card)
-        fits = sealing.fitting(led, _winner(state.last_trick).card)
-        if kind in fits:
-            raise IllegalMove("seal-not-held", f"you hold no {kind} seal to return")
+        led, winning = colour_of(state.last_trick[0].card), _winner(state.last_trick).card
+        if kind in sealing.fitting(led, winning):
+            raise IllegalMove(
+                "seal-not-held",
+                f"you hold no {kind} seal to return: return one you hold"
+                f" ({', '.join(state.choice)})",
+            )
+        rule = sealing.describe_fitting(led, winning)
         raise IllegalMove("seal-does-not-fit", f"{rule}: {kind} does not fit")
     return _return_seal(replace(state, phase=TRICK, choice=()), seat, kind, [])
 

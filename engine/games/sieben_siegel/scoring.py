@@ -7,7 +7,7 @@ below 0. Lowest total wins.
 
 from __future__ import annotations
 
-from engine.games.sieben_siegel.state import BLACK, SEALS, WHITE, State
+from engine.games.sieben_siegel.state import BLACK, SABOTEUR_BASE, SEALS, WHITE, State
 from engine.scoring import Component
 
 _POINTS = {**{kind: 2 for kind in SEALS}, BLACK: 3, WHITE: 4}
@@ -42,7 +42,7 @@ def round_components(state: State) -> tuple[tuple[Component, ...], ...]:
 
 
 def _saboteur(state: State, seat: int) -> Component:
-    base = state.table.options.get("saboteur_max", 4)
+    base = state.table.options.get("saboteur_max", SABOTEUR_BASE)
     blacks = [
         s
         for other, seals in enumerate(state.seals)

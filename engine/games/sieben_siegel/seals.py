@@ -139,8 +139,9 @@ def _check_sources(
     if len(named) != missing:
         raise IllegalMove(
             "from-count",
-            f"the supply holds only {in_supply} {kind} seal{'s' * (in_supply != 1)}: name in"
-            f' "from" one seat to take each of the other {missing} from',
+            f"the supply holds only {in_supply} {kind} seal{'s' * (in_supply != 1)}: each of"
+            f" the {missing} more you predict comes from another seat, so name {missing}"
+            f' seat{"s" * (missing != 1)} in "from", not {len(named)}',
         )
     for victim in named:
         if isinstance(victim, bool) or not 0 <= victim < state.table.seats:

@@ -22,6 +22,7 @@ SEALS = (*COLOUR_SEALS, WHITE, BLACK)
 # The published rule book's split of the 27 seals (the translation gives no breakdown).
 SEAL_COUNTS = dict(zip(SEALS, (5, 3, 3, 3, 3, 4, 6), strict=True))
 HAND_SIZE = 15
+SABOTEUR_BASE = 4  # the saboteur's penalty before black seals reduce it; option saboteur_max
 HIGHEST_VALUE = {3: 9, 4: 12, 5: 15}
 
 PREDICT = "predict"

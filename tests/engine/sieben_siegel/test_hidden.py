@@ -1,10 +1,16 @@
 """Hidden information: a hand is seen by its seat alone (and the table) while the round runs."""
 
 import json
+import re
+from random import Random
 
+import pytest
+
+from engine import log
 from engine.game import SPECTATOR, TABLE, Dealt
 from engine.games.sieben_siegel import GAME
 from engine.visibility import redact
+from tests.engine.playout import play as playout
 from tests.engine.sieben_siegel.support import Driver, at_tricks, dealt, illegal, seals
 
 
@@ -71,5 +77,64 @@ def test_a_refused_follow_names_only_the_movers_own_colour():
     state = at_tricks((("Y5", "R9"), ("Y7", "G1"), ("B1", "B2")))
     play = Driver(state)
     play.play(0, "Y5")
-    error = illegal(play.state, 1, {"type": "play", "card": "G1"}, "must-follow-suit")
+    error = illegal(
+        play.state, 1, {"type": "play", "card": "G1"}, "must-follow-suit", "follow yellow"
+    )
     assert "B1" not in error.detail and "seat 2" not in error.detail
+
+
+def _cards_in(value) -> set[str]:
+    """Every card code anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return set().union(*map(_cards_in, value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*map(_cards_in, value)) if value else set()
+    return {value} if isinstance(value, str) and re.fullmatch(r"[RYGBV]\d{1,2}", value) else set()
+
+
+def _unplayed(hands, viewer) -> set[str]:
+    """The cards still in the hands of every seat but the viewer's."""
+    return {card for seat, hand in enumerate(hands) if seat != viewer for card in hand}
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_no_view_or_log_entry_shows_a_card_still_in_another_seats_hand(seats):
+    run = playout(GAME, seats, f"leak-{seats}", Random(seats), {"rounds": 2})
+    for state in run.states:
+        for viewer in (SPECTATOR, *range(seats)):
+            shown = GAME.view(state, viewer)
+            shown.pop("you", None)
+            assert not _cards_in(shown) & _unplayed(state.hands, viewer)
+    for number in range(1, len(run.states)):
+        submitted, accepted = run.entries[2 * number - 1], run.entries[2 * number]
+        before, after = run.states[number - 1], run.states[number]
+        played = submitted["move"].get("card")
+        old = tuple(tuple(c for c in hand if c != played) for hand in before.hands)
+        for viewer in (SPECTATOR, *range(seats)):
+            assert not _cards_in(redact(submitted, viewer)) & _unplayed(old, viewer)
+            hands = old
+            for fact in redact(accepted, viewer)["effects"]:
+                if fact["type"] == "round-started":
+                    hands = after.hands  # the facts from here on belong to the new round
+                assert not _cards_in(fact) & _unplayed(hands, viewer), fact
+
+
+def test_a_refused_move_keeps_its_reason_from_every_other_seat():
+    state = at_tricks((("Y5", "R9"), ("Y7", "G1"), ("B1", "B2")))
+    state = GAME.apply(state, 0, {"type": "play", "card": "Y5"}, 2).state
+    _, rejected = log.verdict(
+        GAME, state, {"seq": 4, "seat": 1, "move": {"type": "play", "card": "G1"}}
+    )
+    assert rejected["code"] == "must-follow-suit"
+    assert redact(rejected, 1)["detail"] == "you hold yellow, so you must follow yellow"
+    for viewer in (0, 2, SPECTATOR):
+        assert redact(rejected, viewer)["detail"] is None
+        assert redact(rejected, viewer)["code"] is None
+
+
+def test_legal_moves_list_only_the_movers_own_cards():
+    state = at_tricks((("Y5", "R9"), ("Y7", "G1"), ("B1", "B2")))
+    assert _cards_in(list(GAME.legal_moves(state, 0))) == {"Y5", "R9"}
+    state = GAME.apply(state, 0, {"type": "play", "card": "Y5"}, 2).state
+    assert _cards_in(list(GAME.legal_moves(state, 1))) == {"Y7"}
+    assert GAME.legal_moves(state, 2) == ()

@@ -20,6 +20,7 @@ from tests.engine.sieben_siegel.support import (
     SABINE,
     Driver,
     dealt,
+    finish_round,
     held,
     illegal,
     seals,
@@ -133,9 +134,15 @@ def test_a_missing_seal_without_a_seat_to_take_it_from_is_refused():
     state = Driver(dealt(4))
     state(0, predict({"blue": 3}))
     illegal(
-        state.state, 1, predict({"blue": 1}), "from-count", "supply holds only 0 blue", "one seat"
+        state.state,
+        1,
+        predict({"blue": 1}),
+        "from-count",
+        "supply holds only 0 blue",
+        "comes from another seat",
+        'name 1 seat in "from", not 0',
     )
-    illegal(state.state, 1, predict({"blue": 1}, blue=[0, 0]), "from-count")
+    illegal(state.state, 1, predict({"blue": 1}, blue=[0, 0]), "from-count", "not 2")
 
 
 def test_taking_from_oneself_or_a_seat_that_does_not_exist_is_refused():
@@ -158,7 +165,13 @@ def test_taking_from_a_seat_that_holds_no_such_seal_is_refused():
         "seat-lacks-seal",
         "seat 1 holds no blue seal",
     )
-    illegal(play.state, 2, predict({"blue": 4}, blue=[0, 0, 0, 0]), "seat-lacks-seal")
+    illegal(
+        play.state,
+        2,
+        predict({"blue": 4}, blue=[0, 0, 0, 0]),
+        "seat-lacks-seal",
+        "seat 0 holds no blue seal left",
+    )
 
 
 def test_with_no_white_seal_left_a_seal_cannot_be_taken_from_another_seat():
@@ -187,7 +200,7 @@ def test_exchanges_in_one_prediction_need_one_white_seal_each():
         acted=(0,),
         turn=1,
     )
-    illegal(state, 1, predict({"blue": 2}, blue=[0, 0]), "no-white-seal")
+    illegal(state, 1, predict({"blue": 2}, blue=[0, 0]), "no-white-seal", "no white seal is left")
     play = Driver(state)
     play(1, predict({"blue": 1}, blue=[0]))
     assert held(play.state, 0) == {"blue": 2, "white": 4}
@@ -195,26 +208,33 @@ def test_exchanges_in_one_prediction_need_one_white_seal_each():
 
 def test_white_and_black_seals_are_never_predicted():
     illegal(dealt(4), 0, predict({"white": 1}), "seal-not-predictable", "never taken")
-    illegal(dealt(4), 0, predict({"black": 1}), "seal-not-predictable")
+    illegal(dealt(4), 0, predict({"black": 1}), "seal-not-predictable", "black seals are never")
 
 
 @pytest.mark.parametrize(
-    ("move", "code"),
+    ("move", "code", "rule"),
     [
-        (predict({"orange": 1}), "no-such-seal"),
-        (predict({"red": -1}), "bad-seal-count"),
-        (predict({"red": "1"}), "bad-seal-count"),
-        (predict({"red": True}), "bad-seal-count"),
-        ({"type": "predict"}, "malformed-move"),
-        ({"type": "predict", "seals": [1]}, "malformed-move"),
-        ({"type": "predict", "seals": {}, "from": {"blue": 1}}, "malformed-move"),
-        (predict({}, pink=[1]), "no-such-seal"),
-        ({"type": "bid"}, "unknown-move"),
-        ("predict", "malformed-move"),
+        (predict({"orange": 1}), "no-such-seal", "the seal colours are red, yellow"),
+        (predict({"red": -1}), "bad-seal-count", "a whole number of seals, 0 or more"),
+        (predict({"red": "1"}), "bad-seal-count", "a whole number of seals"),
+        (predict({"red": True}), "bad-seal-count", "a whole number of seals"),
+        (predict({"red": 1.5}), "bad-seal-count", "a whole number of seals"),
+        ({"type": "predict"}, "malformed-move", "a prediction names its seals"),
+        ({"type": "predict", "seals": [1]}, "malformed-move", "a prediction names its seals"),
+        (
+            {"type": "predict", "seals": {}, "from": {"blue": 1}},
+            "malformed-move",
+            '"from" maps a seal colour to the seats',
+        ),
+        (predict({}, blue=["0"]), "malformed-move", '"from" maps a seal colour to the seats'),
+        (predict({}, pink=[1]), "no-such-seal", "the seal colours are red, yellow"),
+        ({"type": "bid"}, "unknown-move", "the moves of sieben-siegel are predict, saboteur"),
+        ({"seals": {}}, "unknown-move", "the moves of sieben-siegel are"),
+        ("predict", "malformed-move", 'a move is an object with a "type"'),
     ],
 )
-def test_malformed_predictions_are_refused(move, code):
-    illegal(dealt(4), 0, move, code)
+def test_malformed_predictions_are_refused(move, code, rule):
+    illegal(dealt(4), 0, move, code, rule)
 
 
 def test_predicting_out_of_turn_is_refused():
@@ -223,16 +243,22 @@ def test_predicting_out_of_turn_is_refused():
 
 def test_playing_a_card_before_every_seat_has_predicted_is_refused():
     state = dealt(4)
-    illegal(state, 0, {"type": "play", "card": state.hands[0][0]}, "predictions-first")
-    illegal(state, 0, {"type": "return", "seal": "red"}, "predictions-first")
+    illegal(
+        state,
+        0,
+        {"type": "play", "card": state.hands[0][0]},
+        "predictions-first",
+        "every seat predicts or takes the saboteur before the first trick",
+    )
+    illegal(state, 0, {"type": "return", "seal": "red"}, "predictions-first", "before the first")
 
 
 def test_a_second_prediction_once_the_tricks_have_begun_is_refused():
     play = Driver(dealt(3))
     for seat in (0, 1, 2):
         play(seat, predict({}))
-    illegal(play.state, 0, predict({}), "predictions-over", "once")
-    illegal(play.state, 0, {"type": "saboteur"}, "predictions-over")
+    illegal(play.state, 0, predict({}), "predictions-over", "once", "the tricks have begun")
+    illegal(play.state, 0, {"type": "saboteur"}, "predictions-over", "the tricks have begun")
 
 
 def test_legal_predictions_cover_every_count_the_supply_allows_and_every_exchange():
@@ -246,3 +272,25 @@ def test_legal_predictions_cover_every_count_the_supply_allows_and_every_exchang
     assert predict({"blue": 4}, blue=[0, 0, 0, 0]) not in moves
     for move in moves[:: max(1, len(moves) // 50)]:
         GAME.apply(play.state, 1, move, 9)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_at_every_player_count_each_seat_acts_once_clockwise_from_the_rounds_first_seat(seats):
+    """Round 2 begins with seat 1: seat 1 predicts, seat 2 takes the saboteur, seat 3 takes a
+    blue seal the supply lacks from seat 1, and every later seat must predict."""
+    state = finish_round(dealt(seats, seed=f"order-{seats}", rounds=2))
+    assert state.round == 2 and GAME.to_act(state) == (1,)
+    order = [(1 + k) % seats for k in range(seats)]
+    play = Driver(state)
+    illegal(play.state, order[-1], predict({}), "not-your-turn", "seat 1's turn")
+    play(order[0], predict({"blue": 3}))
+    play(order[1], {"type": "saboteur"})
+    taker = order[2]
+    play(taker, predict({"blue": 1}, blue=[order[0]]))
+    assert held(play.state, order[0]) == {"blue": 2, "white": 1}
+    assert held(play.state, taker) == {"blue": 1}
+    for seat in order[3:]:
+        illegal(play.state, seat, {"type": "saboteur"}, "saboteur-taken", f"seat {order[1]}")
+        play(seat, predict({"red": 1}))
+    assert play.state.acted == tuple(order) and play.state.saboteur == order[1]
+    assert play.state.phase == TRICK and GAME.to_act(play.state) == (1,)

@@ -150,3 +150,19 @@ def test_a_whole_game_scores_every_round_and_components_sum_to_the_totals(seats)
 
 def _facts(playout):
     return [f for e in playout.entries if e["type"] == "move-accepted" for f in e["effects"]]
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_every_component_names_accepted_moves_of_its_own_round(seats):
+    """Provenance: each event is a submission the log accepted, made during the component's
+    round, and of a kind that moves seals (a prediction, the saboteur, or a trick's card)."""
+    run = playout_of(GAME, seats, f"events-{seats}", Random(seats), {"rounds": 2})
+    accepted = {e["of"] for e in run.entries if e["type"] == "move-accepted"}
+    moves = {e["seq"]: e["move"] for e in run.entries if e["type"] == "move-submitted"}
+    round_of = {seq: run.states[seq // 2 - 1].round for seq in moves}
+    for seat_score in GAME.score(run.final).seats:
+        for component in seat_score.components:
+            assert bool(component.events) == (component.points > 0 or component.label == "saboteur")
+            for seq in component.events:
+                assert seq in accepted and round_of[seq] == component.round
+                assert moves[seq]["type"] in ("predict", "saboteur", "play")

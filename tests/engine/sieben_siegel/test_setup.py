@@ -2,13 +2,20 @@
 
 import pytest
 
-from engine.game import SPECTATOR, BadSetup
+from engine.game import SPECTATOR, BadSetup, Table
 from engine.games import GAMES
 from engine.games.sieben_siegel import GAME
 from engine.games.sieben_siegel.seals import supply
 from engine.games.sieben_siegel.state import PREDICT
 from engine.shuffle import shuffle
-from tests.engine.sieben_siegel.support import Driver, dealt, deck_for, table
+from tests.engine.sieben_siegel.support import (
+    ALL_SEALS,
+    Driver,
+    dealt,
+    deck_for,
+    finish_round,
+    table,
+)
 
 
 @pytest.mark.parametrize(("seats", "top"), [(3, 9), (4, 12), (5, 15)])
@@ -96,12 +103,12 @@ def test_round_r_is_dealt_from_deal_r_and_begun_by_seat_r_minus_1_mod_n(seats):
         assert GAME.to_act(state) == ((number - 1) % seats,)
         deck = table(seats, seed="rounds").deck(number, GAME.canonical_deck(seats, {}))
         assert sorted(state.hands[0]) == sorted(deck[:15])
-        state = _play_round(state)
+        state = finish_round(state)
     assert GAME.is_over(state)
 
 
 def test_the_first_seat_of_a_round_also_leads_its_first_trick():
-    state = _play_round(dealt(4, seed="lead"))
+    state = finish_round(dealt(4, seed="lead"))
     play = Driver(state)
     for seat in (1, 2, 3, 0):
         play(seat, {"type": "predict", "seals": {}})
@@ -109,29 +116,17 @@ def test_the_first_seat_of_a_round_also_leads_its_first_trick():
     assert GAME.legal_moves(play.state, 1)[0]["type"] == "play"
 
 
-def _play_round(state):
-    """Every seat predicts nothing; then the first legal card is played until the round ends."""
-    play = Driver(state)
-    number = state.round
-    while not GAME.is_over(play.state) and play.state.round == number:
-        seat = GAME.to_act(play.state)[0]
-        move = GAME.legal_moves(play.state, seat)[0]
-        if move["type"] == "predict":
-            move = {"type": "predict", "seals": {}}
-        play(seat, move)
-    return play.state
-
-
 def test_the_27_seals_are_5_red_3_of_each_other_colour_4_white_and_6_black():
     state = dealt(4)
-    assert supply(state) == {
-        "red": 5,
-        "yellow": 3,
-        "green": 3,
-        "blue": 3,
-        "violet": 3,
-        "white": 4,
-        "black": 6,
-    }
+    assert supply(state) == ALL_SEALS
     assert sum(supply(state).values()) == 27
     assert GAME.view(state, SPECTATOR)["supply"] == supply(state)
+
+
+def test_a_table_whose_options_were_never_filled_in_still_plays_six_rounds_with_three():
+    state = GAME.deal(Table(3, {}, "raw"))
+    assert GAME.view(state, SPECTATOR)["rounds"] == 6
+    for number in range(1, 7):
+        assert state.round == number and not GAME.is_over(state)
+        state = finish_round(state)
+    assert GAME.is_over(state)

@@ -18,6 +18,7 @@ from engine.games.sieben_siegel.state import (
     TrickWon,
 )
 from tests.engine.sieben_siegel.support import (
+    ALL_SEALS,
     FRANK,
     KATRIN,
     PETER,
@@ -102,14 +103,18 @@ def test_example_3c_sabine_trumps_with_red_and_may_return_red_or_violet():
     assert held(play.state, SABINE) == {"red": 2, "violet": 1, "white": 1}
 
 
-def test_example_1_a_green_trick_without_a_green_seal_earns_a_black_seal():
+def test_example_1_frank_returns_yellow_for_yellow_blue_for_blue_and_takes_black_for_green():
+    """The overview: Frank predicted 3 yellow and 2 blue tricks."""
     state = at_tricks(
-        (("G9", "Y1"), ("G2", "Y2"), ("G3", "Y3")),
+        (("Y9", "B9", "G9", "Y1"), ("Y2", "B2", "G2", "Y3"), ("Y4", "B3", "G3", "Y5")),
         held=(seals("yellow", "yellow", "yellow", "blue", "blue"), (), ()),
     )
     play = Driver(state)
+    assert play.trick("Y9", "Y2", "Y4")[-1] == SealReturned(0, "yellow")
+    assert play.trick("B9", "B2", "B3")[-1] == SealReturned(0, "blue")
+    assert held(play.state, 0) == {"yellow": 2, "blue": 1}
     assert play.trick("G9", "G2", "G3")[-1] == BlackSealTaken(0)
-    assert held(play.state, 0) == {"yellow": 3, "blue": 2, "black": 1}
+    assert held(play.state, 0) == {"yellow": 2, "blue": 1, "black": 1}
 
 
 def test_a_seat_holding_the_led_colour_must_follow_it():
@@ -179,7 +184,7 @@ def test_playing_a_card_that_is_not_in_the_game_is_refused(card):
 
 def test_a_play_without_a_card_is_malformed_and_out_of_turn_is_refused():
     state = at_tricks((("B2", "R9"), ("G9", "B8"), ("B3", "Y7")))
-    illegal(state, 0, {"type": "play"}, "malformed-move")
+    illegal(state, 0, {"type": "play"}, "malformed-move", "a play names its card")
     illegal(state, 1, {"type": "play", "card": "G9"}, "not-your-turn", "seat 0's turn")
 
 
@@ -261,7 +266,12 @@ def test_returning_a_fitting_seal_not_held_is_refused():
     play = Driver(state)
     play.trick("B9", "R1", "B3")
     illegal(
-        play.state, 1, {"type": "return", "seal": "blue"}, "seal-not-held", "you hold no blue seal"
+        play.state,
+        1,
+        {"type": "return", "seal": "blue"},
+        "seal-not-held",
+        "you hold no blue seal",
+        "return one you hold (red, white)",
     )
     illegal(
         play.state,
@@ -270,8 +280,15 @@ def test_returning_a_fitting_seal_not_held_is_refused():
         "seal-does-not-fit",
         "a blue trick won by trumping with red takes back a red, blue or white seal",
     )
-    illegal(play.state, 1, {"type": "return", "seal": "gold"}, "no-such-seal")
-    illegal(play.state, 1, {"type": "return"}, "no-such-seal")
+    illegal(
+        play.state,
+        1,
+        {"type": "return", "seal": "black"},
+        "seal-does-not-fit",
+        "takes back a red, blue or white seal: black does not fit",
+    )
+    illegal(play.state, 1, {"type": "return", "seal": "gold"}, "no-such-seal", "the seals are")
+    illegal(play.state, 1, {"type": "return"}, "no-such-seal", "the seals are red, yellow")
 
 
 def test_while_a_seal_is_awaited_only_the_winner_acts_and_only_by_returning():
@@ -281,7 +298,7 @@ def test_while_a_seal_is_awaited_only_the_winner_acts_and_only_by_returning():
     play = Driver(state)
     play.trick("B9", "R1", "B3")
     illegal(play.state, 1, {"type": "play", "card": "G8"}, "must-return-seal", "red, white")
-    illegal(play.state, 2, {"type": "play", "card": "Y7"}, "not-your-turn")
+    illegal(play.state, 2, {"type": "play", "card": "Y7"}, "not-your-turn", "seat 1's turn")
     assert GAME.legal_moves(play.state, 2) == ()
 
 
@@ -323,3 +340,54 @@ def test_the_round_ends_after_the_seal_of_the_last_trick_is_chosen():
     play(1, {"type": "return", "seal": "blue"})
     assert play.state.round == 2 and GAME.to_act(play.state) == (1,)
     assert [c.points for c in play.state.scored[1]] == [2]
+
+
+def test_seals_and_the_saboteur_go_back_to_the_middle_for_the_next_round():
+    state = at_tricks(
+        (("B9",), ("B1",), ("B3",)),
+        held=(seals("black", "red"), (), seals(*["black"] * 5)),
+        saboteur=1,
+        rounds=2,
+    )
+    play = Driver(state)
+    play.trick("B9", "B1", "B3")  # seat 0 has no blue seal, but every black seal is out
+    assert NoBlackSealLeft(0) in play.facts
+    assert play.state.round == 2 and play.state.saboteur is None
+    assert play.state.seals == ((), (), ())
+    assert supply(play.state) == ALL_SEALS
+    assert {"type": "saboteur"} in GAME.legal_moves(play.state, 1)
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_at_every_player_count_follow_trump_win_choose_a_seal_and_lead(seats):
+    """Seat 1 must follow yellow; seat 2, void, trumps with red 2 and beats yellow 9; holding
+    red and yellow seals it chooses; seats void in yellow discard; the winner leads next."""
+    hands = [("Y5", "B1"), ("Y9", "G1"), ("R2", "B2"), ("B3", "G3"), ("G4", "B4")][:seats]
+    held_seals = ((), (), seals("red", "yellow"), (), ())[:seats]
+    play = Driver(at_tricks(tuple(hands), held=held_seals))
+    play.play(0, "Y5")
+    illegal(
+        play.state,
+        1,
+        {"type": "play", "card": "G1"},
+        "must-follow-suit",
+        "you hold yellow, so you must follow yellow",
+    )
+    play.play(1, "Y9")
+    assert len(GAME.legal_moves(play.state, 2)) == 2  # void in yellow: any card
+    play.play(2, "R2")
+    for seat in range(3, seats):
+        play.play(seat, hands[seat][0])
+    cards = tuple(hand[0] for hand in hands)
+    assert play.facts[-2:] == [TrickWon(2, 1, "Y", cards), SealChoice(2, ("red", "yellow"))]
+    play(2, {"type": "return", "seal": "yellow"})
+    assert held(play.state, 2) == {"red": 1}
+    assert GAME.legal_moves(play.state, 2) == ({"type": "play", "card": "B2"},)
+
+
+def test_no_move_is_taken_once_the_game_is_over():
+    play = Driver(at_tricks((("B9",), ("B1",), ("B3",)), rounds=1))
+    play.trick("B9", "B1", "B3")
+    assert GAME.is_over(play.state) and GAME.to_act(play.state) == ()
+    assert GAME.legal_moves(play.state, 0) == ()
+    illegal(play.state, 0, {"type": "play", "card": "B9"}, "game-finished", "the game is over")
