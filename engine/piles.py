@@ -27,12 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.display import COLOURS
+from engine.display import COLOUR_NAMES, COLOURS, POINT
 from engine.game import IllegalMove
 
 DECK = "deck"
 HAND = 8
 _SET_ASIDE_TWO_PLAYERS = 30
+_PILE_NAMES = {**COLOUR_NAMES, POINT: "point-card"}
 
 
 def deal_hands(
@@ -94,18 +95,22 @@ class Piles:
         if source not in self.names:
             raise IllegalMove(
                 "no-such-pile",
-                f"draw from the deck or a discard pile ({', '.join(self.drawable)}):"
-                f" {source!r} is neither",
+                f"a draw takes the top card of the deck or of a discard pile"
+                f" ({', '.join(self.drawable)}): {source!r} is neither",
             )
         if source not in self.drawable:
             raise IllegalMove(
                 "pile-not-drawable",
-                f"the {source} discard pile cannot be drawn from: only the deck and the"
-                f" piles {', '.join(self.drawable)}",
+                f"the {_PILE_NAMES.get(source, source)} discard pile cannot be drawn from:"
+                f" only the deck and the piles {', '.join(self.drawable)}",
             )
         i = self.names.index(source)
         if not self.discards[i]:
-            raise IllegalMove("pile-empty", f"the {source} discard pile is empty")
+            raise IllegalMove(
+                "pile-empty",
+                f"the {_PILE_NAMES.get(source, source)} discard pile is empty: there is no top"
+                " card to draw",
+            )
         if self.fresh[i]:
             raise IllegalMove(
                 "discarded-this-turn",

@@ -60,7 +60,6 @@ _PILES = (*COLOURS, display.POINT)
 _PLAYING, _END_PHASE, _OVER = "playing", "end-phase", "over"
 
 
-
 class KeltisCard:
     name = "keltis-card"
     seat_counts = (2, 3, 4)
@@ -176,9 +175,10 @@ class KeltisCard:
     # -- what each viewer sees, and the score --------------------------------------------
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        acting = self.to_act(state)
         public: dict[str, Any] = {
             "phase": state.phase,
-            "turn": self.to_act(state)[0] if self.to_act(state) else None,
+            "turn": acting[0] if acting else None,
             "to_draw": state.to_draw,
             "hand_sizes": [len(h) for h in state.hands],
             "seats": [
@@ -310,6 +310,10 @@ def _draw(state: State, seat: int, source: Any) -> Outcome:
     if not state.to_draw:
         raise IllegalMove(
             "nothing-to-draw", "draw only after using cards: one card per card played"
+        )
+    if not isinstance(source, str):
+        raise IllegalMove(
+            "malformed-move", 'a draw names where from: "from": "deck" or a colour such as "G"'
         )
     piles, card = state.piles.draw(source)
     fact: Fact = Drew(seat, card) if source == DECK else TookDiscard(seat, source, card)

@@ -1,5 +1,7 @@
 """The two ways the game ends, and the end phase of up to two placements per seat."""
 
+import pytest
+
 from engine.games.keltis_card import GAME
 from tests.engine.keltis_card.support import (
     dealt,
@@ -40,6 +42,18 @@ def test_the_fifth_row_with_a_final_ends_the_game_at_once_without_a_draw():
     assert refused(state, 0, draw()).code == "not-your-turn"
 
 
+def test_final_rows_count_whoever_owns_them_and_whatever_their_colour():
+    """Seed text: "non importa a chi appartengono oppure di che colore sono"."""
+    state = with_hand(dealt(2), 0, *HAND)
+    state = with_rows(state, 0, R=("RF",), V=("V3", "VF"))
+    state = with_rows(state, 1, R=("R1", "RF"), V=("VF",))
+    state, _ = run(state, 0, play("G4"), draw())
+    assert state.phase == "playing"
+    state = with_hand(state, 1, "Y5", "YF", "G1", "G2", "G3", "G4", "G5", "G6")
+    state, facts = run(state, 1, play("YF"))
+    assert state.phase == "end-phase" and facts[-1].order == (0, 1)
+
+
 def test_open_question_9_two_finals_in_one_row_count_once():
     state = with_hand(four_final_rows(), 0, "RF", *HAND[2:], "VF")
     state = with_rows(state, 0, R=("R2", "RF"), Y=("YF",))
@@ -67,10 +81,26 @@ def test_open_question_8_the_deck_running_out_mid_wish_skips_the_second_draw():
     assert GAME.to_act(state) == (1,)
 
 
-def test_the_end_phase_begins_after_the_seat_whose_turn_ended_the_game():
-    state = replace_turn(with_deck(with_hand(dealt(3), 2, *HAND), "G9"), seat=2)
-    state, facts = run(state, 2, play("G4"), draw())
-    assert facts[-1].order == (0, 1, 2)
+@pytest.mark.parametrize(
+    ("seats", "ender", "order"),
+    [(2, 0, (1, 0)), (2, 1, (0, 1)), (3, 2, (0, 1, 2)), (4, 1, (2, 3, 0, 1)),
+     (4, 3, (0, 1, 2, 3))],
+)
+def test_the_end_phase_begins_after_the_seat_whose_turn_ended_the_game(seats, ender, order):
+    state = with_deck(with_hand(dealt(seats), ender, *HAND), "G9")
+    state, facts = run(replace_turn(state, seat=ender), ender, play("G4"), draw())
+    assert facts[-1].order == order and GAME.to_act(state) == (order[0],)
+    for seat in order:
+        assert GAME.to_act(state) == (seat,)
+        state, _ = run(state, seat, {"type": "pass"})
+    assert GAME.is_over(state)
+
+
+def test_two_players_end_when_the_draw_pile_is_empty_the_set_aside_cards_are_never_drawn():
+    state = with_deck(with_hand(dealt(2), 0, *HAND), "G9")
+    assert len(state.set_aside) == 30
+    state, facts = run(state, 0, play("G4"), draw())
+    assert facts[-1].reason == "deck-exhausted" and len(state.set_aside) == 30
 
 
 def test_two_placements_end_a_seat_s_placements_by_themselves():
@@ -103,6 +133,7 @@ def test_after_the_last_seat_the_game_is_over_and_scored():
     assert GAME.score(state).final
     error = refused(state, 0, {"type": "pass"})
     assert error.code == "game-finished"
+    assert error.detail == "the game is over: no more moves are taken"
     assert GAME.legal_moves(state, 0) == ()
 
 
@@ -116,11 +147,26 @@ def test_open_question_7_no_discards_wishes_or_draws_in_the_end_phase():
     assert types == {"play", "pass"}
 
 
+def test_in_the_end_phase_only_the_seat_placing_may_move():
+    state = with_hand(end_phase(), 0, "Y1")
+    for seat in (0, 2):
+        error = refused(state, seat, {"type": "pass"})
+        assert error.code == "not-your-turn" and "seat 1's turn" in error.detail
+        assert GAME.legal_moves(state, seat) == ()
+
+
 def test_end_phase_placements_follow_the_row_rules():
     state = with_rows(with_hand(end_phase(), 1, "Y5"), 1, Y=("Y2", "Y4"))
     assert refused(state, 1, play("Y3")).code == "not-in-hand"
     state = with_hand(state, 1, "Y3")
     assert refused(state, 1, play("Y3")).code == "row-direction"
+
+
+def test_end_phase_point_cards_may_join_a_colour_row_or_the_point_row():
+    state = with_rows(with_hand(end_phase(), 1, "P4", "P7", "Y1"), 1, G=("G2", "G4"))
+    state, _ = run(state, 1, play("P4", "G"), play("P7"))
+    assert row_cards(state, 1, "G") == ("G2", "G4", "P4")
+    assert state.tableaux[1].point_row.cards == ("P7",) and GAME.to_act(state) == (2,)
 
 
 def test_open_question_7_the_end_condition_is_not_checked_again():

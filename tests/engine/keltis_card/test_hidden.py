@@ -1,9 +1,15 @@
 """Hidden information: hands, the deck and the set-aside cards reach nobody else while running."""
 
+import random
+
+import pytest
+
+from engine import log
 from engine.game import SPECTATOR, TABLE
 from engine.games.keltis_card import GAME
 from engine.visibility import redact
 from tests.engine.keltis_card.support import dealt, draw, play, refused, run, stack, with_hand
+from tests.engine.playout import play as playout_of
 
 
 def test_a_seat_sees_its_own_hand_only_and_spectators_no_hand():
@@ -59,3 +65,31 @@ def test_refusals_do_not_tell_who_holds_a_card_or_what_the_deck_holds():
     detail = refused(state, 0, play(other)).detail
     assert detail == f"{other} is not in your hand: only own cards are used"
     assert refused(state, 1, play(other)).detail.startswith("it is seat 0's turn")
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_in_a_whole_game_a_card_from_the_deck_is_seen_by_its_drawer_alone(seats):
+    playout = playout_of(GAME, seats, "hidden", random.Random(seats))
+    drawn = [f for e in playout.entries if e["type"] == log.ACCEPTED
+             for f in e["effects"] if f["type"] == "drew"]
+    assert drawn
+    for fact in drawn:
+        for viewer in (*range(seats), SPECTATOR):
+            seen = redact(fact, viewer)["card"]
+            assert seen == (fact["card"] if viewer == fact["seat"] else None)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_in_a_whole_game_views_and_legal_moves_show_a_seat_only_its_own_hand(seats):
+    playout = playout_of(GAME, seats, "hidden", random.Random(seats))
+    for state in playout.states[::7]:
+        acting = GAME.to_act(state)
+        for seat in range(seats):
+            view = GAME.view(state, seat)
+            assert view["you"] == {"hand": list(state.hands[seat])}
+            assert not {"private", "deck", "set_aside"} & set(view)
+            moves = GAME.legal_moves(state, seat)
+            if seat not in acting:
+                assert moves == ()
+            named = {c for m in moves for c in (m.get("card"), *m.get("cards", ())) if c}
+            assert named <= set(state.hands[seat])

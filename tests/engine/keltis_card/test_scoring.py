@@ -1,11 +1,15 @@
 """Scoring with provenance: colour rows by length, the point row, wish stones; shared places."""
 
+import random
 from dataclasses import replace
 
 import pytest
 
+from engine import log
+from engine.display import COLOUR_NAMES, COLOURS
 from engine.games.keltis_card import GAME, Row, row_points, stone_points
 from tests.engine.keltis_card.support import dealt, play, run, with_hand, with_rows
+from tests.engine.playout import play as playout_of
 
 
 @pytest.mark.parametrize(
@@ -35,6 +39,7 @@ def seat_with(state, seat, point_row=(), stones=(), **rows):
 
 
 def test_example_4_rows_of_9_4_and_1_cards_2_point_cards_no_stones_score_5():
+    """Digest example 4 (derived): 10 + 1 - 4 + 2 - 4 = 5."""
     state = seat_with(
         dealt(2), 0, point_row=("P1", "P2"),
         G=("G0", "G1", "G2", "G3", "G3", "G4", "G4", "P4", "GF"), R=("R9", "R8", "R8", "P8"),
@@ -48,6 +53,7 @@ def test_example_4_rows_of_9_4_and_1_cards_2_point_cards_no_stones_score_5():
 
 
 def test_example_3_point_cards_in_any_order_score_1_each():
+    """Digest example 3, the seed text's point row "3 - 5 - 2 - 8": 1 point each."""
     state = with_hand(dealt(3), 0, "P3", "P5", "P2", "P8", "R1", "R2", "R3", "R4")
     for k, card in enumerate(("P3", "P5", "P2", "P8")):
         state, _ = run(state, 0, play(card), {"type": "draw", "from": "deck"}, seq=10 + 10 * k)
@@ -95,3 +101,31 @@ def test_ties_share_the_place():
     score = GAME.score(state)
     assert score.ranks() == (1, 1, 3) and not score.final
     assert [p["rank"] for p in score.to_json()["players"]] == [1, 1, 3]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_finished_game_s_components_name_exactly_the_moves_that_laid_their_cards(seats):
+    """Every card a seat laid is in exactly one component, named by the entry that laid it."""
+    playout = playout_of(GAME, seats, "provenance", random.Random(seats))
+    moves = {e["seq"]: e for e in playout.entries if e["type"] == log.SUBMITTED}
+    accepted = {e["of"]: e for e in playout.entries if e["type"] == log.ACCEPTED}
+    score = GAME.score(playout.final).to_json()
+    game_over = accepted[max(accepted)]["effects"][-1]
+    assert score["final"] and game_over["type"] == "game-over"
+    for player, tableau in zip(score["players"], playout.final.tableaux, strict=True):
+        seat, components = player["seat"], player["components"]
+        assert player["total"] == sum(c["points"] for c in components)
+        assert player["total"] == game_over["totals"][seat]
+        laid = {c["label"]: c["events"] for c in components if c["label"] != "wish stones"}
+        plays = {s for s in accepted if moves[s]["seat"] == seat
+                 and moves[s]["move"]["type"] == "play"}
+        assert sorted(x for events in laid.values() for x in events) == sorted(plays)
+        stones = components[-1]
+        assert stones["label"] == "wish stones"
+        assert stones["events"] == sorted(
+            s for s in accepted if moves[s]["seat"] == seat and moves[s]["move"]["type"] == "wish"
+        )
+        assert stones["points"] == stone_points(len(tableau.stones.cards))
+        for colour, row in zip(COLOURS, tableau.rows, strict=True):
+            assert len(laid.get(COLOUR_NAMES[colour], ())) == len(row.cards)
+        assert len(laid.get("point cards", ())) == len(tableau.point_row.cards)

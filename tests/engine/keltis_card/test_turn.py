@@ -1,9 +1,15 @@
 """A turn: one action (play, discard or wish), then one draw per card used."""
 
+import itertools
+import random
+from dataclasses import replace
+
 import pytest
 
+from engine.game import IllegalMove
 from engine.games.keltis_card import GAME
 from tests.engine.keltis_card.support import (
+    COLOURS,
     dealt,
     draw,
     play,
@@ -15,6 +21,7 @@ from tests.engine.keltis_card.support import (
     with_hand,
     with_rows,
 )
+from tests.engine.playout import play as playout_of
 
 HAND = ("G3", "G5", "G6", "G7", "P5", "P7", "GF", "R5")
 
@@ -41,6 +48,8 @@ def test_after_the_draw_the_hand_is_back_to_8_and_the_turn_passes():
 
 
 def test_example_1_ascending_row_3_3_6_7_7_and_a_5_is_then_refused():
+    """Digest example 1, the seed text's "dopo un 3 può essere giocato un 3, poi un 6, poi un 7,
+    poi un altro 7"; the refused 5 is the digest's derived case."""
     state = with_hand(ready(G=("G3", "G3", "G6", "G7")), 0, "G7", "G5")
     state, _ = run(state, 0, play("G7"))
     assert row_cards(state, 0, "G") == ("G3", "G3", "G6", "G7", "G7")
@@ -50,6 +59,8 @@ def test_example_1_ascending_row_3_3_6_7_7_and_a_5_is_then_refused():
 
 
 def test_example_2_descending_row_9_8_8_5_3_and_a_4_is_then_refused():
+    """Digest example 2, the seed text's "dopo un 9 può essere giocato un 8, poi un altro 8, poi
+    un 5, quindi un 3"; the refused 4 is the digest's derived case."""
     state = with_hand(ready(B=("B9", "B8", "B8", "B5")), 0, "B3", "B4")
     state, _ = run(state, 0, play("B3"))
     assert row_cards(state, 0, "B") == ("B9", "B8", "B8", "B5", "B3")
@@ -75,9 +86,27 @@ def test_open_question_2_a_row_begun_with_0_only_rises_and_with_10_only_falls():
     assert row_cards(state, 0, "Y") == ("Y10", "Y3")
 
 
+def test_open_question_2_once_a_0_row_rises_lower_cards_are_refused_and_a_10_row_likewise():
+    state = with_hand(ready(R=("R0", "R3"), Y=("Y10", "Y3")), 0, "R2", "Y5")
+    error = refused(state, 0, play("R2"))
+    assert error.code == "row-direction"
+    assert error.detail == "the red row is ascending: 2 is below its highest card 3"
+    error = refused(state, 0, play("Y5"))
+    assert error.code == "row-direction"
+    assert error.detail == "the yellow row is descending: 5 is above its lowest card 3"
+
+
 def test_a_coloured_card_named_into_another_colour_row_is_refused():
     error = refused(ready(), 0, play("G5", "R"))
     assert error.code == "wrong-row" and "own colour" in error.detail
+
+
+def test_a_final_card_goes_only_into_the_row_of_its_colour():
+    error = refused(ready(R=("R4",)), 0, play("GF", "R"))
+    assert error.code == "wrong-row"
+    assert error.detail == (
+        "a coloured card goes only into the row of its own colour: GF is green, not red"
+    )
 
 
 def test_a_coloured_card_may_name_its_own_row():
@@ -142,10 +171,19 @@ def test_a_discard_goes_on_its_colour_pile_or_the_point_pile():
     assert state.piles.top("P") == "P5"
 
 
+def test_a_card_not_in_hand_cannot_be_discarded():
+    error = refused(ready(), 0, {"type": "discard", "card": "B9"})
+    assert error.code == "not-in-hand"
+    assert error.detail == "B9 is not in your hand: only own cards are used"
+
+
 def test_the_card_discarded_this_turn_cannot_be_drawn_back():
     state, _ = run(ready(), 0, {"type": "discard", "card": "G7"})
     error = refused(state, 0, draw("G"))
-    assert error.code == "discarded-this-turn" and "same turn" in error.detail
+    assert error.code == "discarded-this-turn"
+    assert error.detail == (
+        "G7 was discarded this turn: a card discarded in the same turn cannot be drawn"
+    )
     assert draw("G") not in GAME.legal_moves(state, 0)
 
 
@@ -162,14 +200,27 @@ def test_open_question_6_the_point_card_pile_cannot_be_drawn_from():
     state, _ = run(ready(), 0, {"type": "discard", "card": "P5"}, draw())
     state = with_hand(state, 1, "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8")
     state, _ = run(state, 1, {"type": "discard", "card": "R1"})
-    assert refused(state, 1, draw("P")).code == "pile-not-drawable"
+    error = refused(state, 1, draw("P"))
+    assert error.code == "pile-not-drawable"
+    assert error.detail.startswith("the point-card discard pile cannot be drawn from")
     assert draw("P") not in GAME.legal_moves(state, 1)
 
 
 def test_drawing_from_an_empty_or_unknown_pile_is_refused():
     state, _ = run(ready(), 0, play("G5"))
-    assert refused(state, 0, draw("Y")).code == "pile-empty"
-    assert refused(state, 0, draw("top")).code == "no-such-pile"
+    error = refused(state, 0, draw("Y"))
+    assert error.code == "pile-empty"
+    assert error.detail == "the yellow discard pile is empty: there is no top card to draw"
+    error = refused(state, 0, draw("top"))
+    assert error.code == "no-such-pile"
+    assert error.detail.startswith("a draw takes the top card of the deck or of a discard pile")
+
+
+def test_a_draw_must_say_where_from():
+    state, _ = run(ready(), 0, play("G5"))
+    for move in ({"type": "draw"}, {"type": "draw", "from": ["deck"]}):
+        error = refused(state, 0, move)
+        assert error.code == "malformed-move" and '"from": "deck"' in error.detail
 
 
 # -- B. wish stones ----------------------------------------------------------------------------
@@ -188,11 +239,30 @@ def test_a_wish_with_a_numbered_and_a_point_card_takes_the_stone_then_two_draws(
     assert GAME.to_act(state) == (1,) and len(state.hands[0]) == 8
 
 
+def test_a_wish_with_two_copies_of_one_card_blocks_their_pile_for_both_draws():
+    state, _ = run(ready(), 0, {"type": "discard", "card": "G3"}, draw())
+    state = replace_turn(with_hand(state, 0, "G5", "G5", "G6", "G7", "P7", "GF", "R5", "Y1"))
+    state, _ = run(state, 0, {"type": "wish", "cards": ["G5", "G5"]})
+    assert state.piles.discards[2] == ("G3", "G5", "G5")
+    assert refused(state, 0, draw("G")).code == "discarded-this-turn"
+    state, _ = run(state, 0, draw(), seq=11)
+    assert refused(state, 0, draw("G")).code == "discarded-this-turn"
+    assert draw("G") not in GAME.legal_moves(state, 0)
+
+
 def test_the_second_draw_after_a_wish_may_come_from_an_older_pile():
     state, _ = run(ready(), 0, {"type": "discard", "card": "R5"}, draw("deck"))
     state = replace_turn(with_hand(state, 0, *HAND[:7], "Y5"))
     state, _ = run(state, 0, {"type": "wish", "cards": ["G5", "Y5"]}, draw(), draw("R"))
     assert "R5" in state.hands[0]
+
+
+def test_both_draws_after_a_wish_may_come_from_the_same_older_pile():
+    state = replace_turn(ready(), seat=0)
+    state = replace(state, piles=state.piles.discard("R1").discard("R2").end_turn())
+    state, facts = run(state, 0, {"type": "wish", "cards": ["G5", "P5"]}, draw("R"), draw("R"))
+    assert [f.card for f in facts[1:3]] == ["R2", "R1"] and state.piles.top("R") is None
+    assert GAME.to_act(state) == (1,)
 
 
 def test_a_wish_of_two_cards_of_one_code_needs_both_copies():
@@ -205,14 +275,18 @@ def test_a_wish_of_two_cards_of_one_code_needs_both_copies():
 
 def test_a_wish_needs_two_cards_of_the_same_value():
     error = refused(ready(), 0, {"type": "wish", "cards": ["G5", "G6"]})
-    assert error.code == "wish-pair" and "same value" in error.detail
-    assert refused(ready(), 0, {"type": "wish", "cards": ["GF", "GF"]}).code in (
-        "wish-pair", "not-in-hand")
+    assert error.code == "wish-pair"
+    assert error.detail == (
+        "a wish stone is taken with two cards of the same value: G5 and G6 do not match"
+        " (final cards have no value)"
+    )
 
 
-def test_final_cards_have_no_value_for_a_wish():
-    state = with_hand(ready(), 0, "GF", "RF", "G3", "G6", "G7", "P7", "G5", "R5")
-    assert refused(state, 0, {"type": "wish", "cards": ["GF", "RF"]}).code == "wish-pair"
+@pytest.mark.parametrize("pair", [["GF", "RF"], ["GF", "GF"]])
+def test_final_cards_have_no_value_for_a_wish(pair):
+    state = with_hand(ready(), 0, "GF", "RF", "GF", "G6", "G7", "P7", "G5", "R5")
+    error = refused(state, 0, {"type": "wish", "cards": pair})
+    assert error.code == "wish-pair" and "final cards have no value" in error.detail
 
 
 @pytest.mark.parametrize("value", [0, 10])
@@ -239,6 +313,17 @@ def test_legal_wishes_list_each_pair_once_for_stones_in_the_middle():
 
 
 # -- turn order and malformed moves --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_turn_passes_clockwise_and_wraps_round(seats):
+    state = dealt(seats)
+    order = []
+    for seat in range(seats + 1):
+        order.append(GAME.to_act(state)[0])
+        card = state.hands[seat % seats][0]
+        state, _ = run(state, seat % seats, {"type": "discard", "card": card}, draw())
+    assert order == [*range(seats), 0]
 
 
 def test_moves_out_of_turn_are_refused():
@@ -272,10 +357,23 @@ def test_pass_is_only_for_the_end_phase():
      ({"type": "wish", "cards": ["G5"]}, "malformed-move"),
      ({"type": "wish", "cards": [["G5"], "P5"]}, "malformed-move"),
      ({"type": "play", "card": "Z9"}, "not-in-hand"),
+     ({"type": "discard"}, "malformed-move"), ({"type": "discard", "card": 5}, "malformed-move"),
      ({"type": "play", "card": "P7", "row": ["G"]}, "no-such-row")],
 )
 def test_malformed_moves_are_refused_with_a_code(move, code):
-    assert refused(ready(), 0, move).code == code
+    error = refused(ready(), 0, move)
+    assert error.code == code and error.detail
+
+
+def test_malformed_and_unknown_moves_say_what_a_move_looks_like():
+    assert refused(ready(), 0, {"type": "fly"}).detail == "keltis-card has no move of type 'fly'"
+    assert refused(ready(), 0, "play").detail == 'a move is an object with a "type"'
+    assert refused(ready(), 0, {"type": "play"}).detail == (
+        'name the card as a string, e.g. "card": "G7"'
+    )
+    assert refused(ready(), 0, {"type": "wish", "cards": ["G5"]}).detail == (
+        'a wish names two cards: "cards": ["G5", "P5"]'
+    )
 
 
 def test_a_card_not_in_hand_is_refused_without_telling_where_it_is():
@@ -296,3 +394,40 @@ def test_a_draw_of_the_deck_gives_its_top_card():
     assert "V9" in state.hands[0] and state.piles.deck == ("V8",)
 
 
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_legal_moves_list_every_accepted_move_once_in_its_plain_form(seats):
+    """Every candidate move is accepted exactly when its plain form is listed (a coloured card
+    naming its own row is the same move as one naming none; a wish pair in either order)."""
+    playout = playout_of(GAME, seats, "complete", random.Random(seats))
+    for state in playout.states[:-1:5]:
+        seat = GAME.to_act(state)[0]
+        listed = [_plain(m) for m in GAME.legal_moves(state, seat)]
+        assert len(listed) == len(set(listed))
+        for move in _candidates(state.hands[seat]):
+            try:
+                GAME.apply(state, seat, move, 1)
+            except IllegalMove:
+                assert _plain(move) not in listed, move
+            else:
+                assert _plain(move) in listed, move
+
+
+def _candidates(hand):
+    yield from ({"type": "draw", "from": s} for s in ("deck", *COLOURS, "P"))
+    yield {"type": "pass"}
+    for card in set(hand):
+        yield {"type": "discard", "card": card}
+        yield {"type": "play", "card": card}
+        yield from ({"type": "play", "card": card, "row": c} for c in COLOURS)
+    for a, b in itertools.product(hand, repeat=2):
+        yield {"type": "wish", "cards": [a, b]}
+
+
+def _plain(move):
+    if move["type"] == "play" and move.get("row") == move["card"][0]:
+        return ("play", move["card"], None)
+    if move["type"] == "wish":
+        return ("wish", *sorted(move["cards"]))
+    return (move["type"], move.get("card"), move.get("row") or move.get("from"))

@@ -4,7 +4,7 @@ import pytest
 
 from engine import codec
 from engine.game import IllegalMove
-from engine.piles import DECK, Piles
+from engine.piles import DECK, Piles, deal_hands
 
 NAMES = ("R", "Y", "G", "B", "V", "P")
 COLOURS = NAMES[:5]
@@ -57,20 +57,34 @@ def test_an_older_pile_may_be_drawn_while_another_is_blocked():
 
 def test_the_point_pile_is_not_drawable():
     p = piles().discard("P4").end_turn()
-    assert refused(p, "P").code == "pile-not-drawable"
+    error = refused(p, "P")
+    assert error.code == "pile-not-drawable"
+    assert error.detail == (
+        "the point-card discard pile cannot be drawn from: only the deck and the piles"
+        " R, Y, G, B, V"
+    )
     assert "P" not in p.sources()
 
 
 def test_unknown_and_empty_piles_are_refused():
-    assert refused(piles(), "X").code == "no-such-pile"
+    error = refused(piles(), "X")
+    assert error.code == "no-such-pile"
+    assert error.detail == (
+        "a draw takes the top card of the deck or of a discard pile (R, Y, G, B, V):"
+        " 'X' is neither"
+    )
     assert refused(piles(), 3).code == "no-such-pile"
-    assert refused(piles(), "R").code == "pile-empty"
+    assert refused(piles(), ["R"]).code == "no-such-pile"
+    error = refused(piles(), "R")
+    assert error.code == "pile-empty"
+    assert error.detail == "the red discard pile is empty: there is no top card to draw"
 
 
 def test_the_deck_signals_exhaustion_after_its_last_card():
     p, _ = Piles.start(("R1",)).draw(DECK)
     assert p.deck_empty and p.sources() == ()
-    assert refused(p, DECK).code == "deck-empty"
+    error = refused(p, DECK)
+    assert error.code == "deck-empty" and "draw pile is empty" in error.detail
 
 
 def test_default_piles_are_the_five_colours_all_drawable():
@@ -81,3 +95,12 @@ def test_default_piles_are_the_five_colours_all_drawable():
 def test_piles_round_trip_through_the_codec():
     p = piles().discard("G7")
     assert codec.decode(Piles, codec.encode(p)) == p
+
+
+@pytest.mark.parametrize(("seats", "left", "aside"), [(2, 55, 30), (3, 77, 0), (4, 69, 0)])
+def test_the_keltis_deal_gives_8_cards_a_seat_and_two_players_set_30_aside(seats, left, aside):
+    deck = tuple(f"c{k}" for k in range(101))
+    hands, draw_pile, set_aside = deal_hands(deck, seats)
+    assert hands == tuple(deck[8 * s : 8 * s + 8] for s in range(seats))
+    assert draw_pile == deck[8 * seats : 8 * seats + left]
+    assert set_aside == deck[101 - aside :] and len(set_aside) == aside
