@@ -4,7 +4,8 @@ Rules: shared/rules/coloretto.md and the original shared/seeds/coloretto.it.txt;
 names and moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes.md.
 
 A turn is either a draw followed by a place (two log entries), or a take. A match of several
-deals (`deals`) adds up the deals' scores; deal d is begun by seat (d-1) mod n.
+deals (`deals`, four unless set: "vince il giocatore che dopo quattro partite ha più punti")
+adds up the deals' scores; deal d is begun by seat (d-1) mod n.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ _BENEATH_LAST_ROUND = 15
 _ROW_SIZE = 3
 _TABLE_POINTS = (0, 1, 3, 6, 10, 15, 21)
 _POSITIVE_COLOURS = 3
+_DEALS = 4  # "dopo quattro partite": a match of four games unless `deals` says otherwise
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ class Coloretto:
         unknown = set(options) - {"removed_color", "deals"}
         if unknown:
             raise BadSetup(f"coloretto has no option {sorted(unknown)[0]!r}")
-        deals = options.get("deals", 1)
+        deals = options.get("deals", _DEALS)
         if not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= 20:
             raise BadSetup("deals must be a whole number from 1 to 20")
         removed = options.get("removed_color")
@@ -194,9 +196,9 @@ class Coloretto:
         if kind == "draw":
             return _draw(state, seat, seq)
         if kind == "place":
-            return _place(state, seat, _row(state, move), seq)
+            return _place(state, seat, move, seq)
         if kind == "take":
-            return _take(state, seat, _row(state, move), seq)
+            return _take(state, seat, move, seq)
         raise IllegalMove("unknown-move", f"coloretto has no move of type {kind!r}")
 
     def board(self) -> None:
@@ -210,7 +212,7 @@ class Coloretto:
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         seen: dict[str, Any] = {
             "deal": state.deal,
-            "deals": state.table.options.get("deals", 1),
+            "deals": _deals(state.table),
             "removed_color": state.removed,
             "turn": None if state.over else state.turn,
             "drawn": state.drawn.name if state.drawn else None,
@@ -246,6 +248,10 @@ GAME = Coloretto()
 
 
 # -- setting up a deal --------------------------------------------------------------------
+
+
+def _deals(table: Table) -> int:
+    return table.options.get("deals", _DEALS)
 
 
 def _colours_in_play(state: State) -> tuple[str, ...]:
@@ -297,11 +303,16 @@ def _open_rows(state: State) -> list[int]:
     return [r for r, owner in enumerate(state.taken_by) if owner is None]
 
 
-def _draw(state: State, seat: int, seq: int) -> Outcome:
+def _holding_nothing(state: State) -> None:
+    """A drawn card must be placed before the drawer does anything else."""
     if state.drawn is not None:
         raise IllegalMove(
             "must-place", f"you drew {state.drawn.name}: place it on a row before anything else"
         )
+
+
+def _draw(state: State, seat: int, seq: int) -> Outcome:
+    _holding_nothing(state)
     if all(len(state.rows[r]) >= _ROW_SIZE for r in _open_rows(state)):
         raise IllegalMove(
             "rows-full", "every row left has 3 cards: you may only take a row"
@@ -317,9 +328,10 @@ def _draw(state: State, seat: int, seq: int) -> Outcome:
     return Outcome(replace(state, deck=deck[1:], drawn=Card(deck[0], (seq,))), tuple(facts))
 
 
-def _place(state: State, seat: int, row: int, seq: int) -> Outcome:
+def _place(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
     if state.drawn is None:
         raise IllegalMove("draw-first", "draw a card before placing one")
+    row = _row(state, move)
     if len(state.rows[row]) >= _ROW_SIZE:
         raise IllegalMove("row-full", f"a row holds at most 3 cards: row {row} is full")
     card = Card(state.drawn.name, (*state.drawn.events, seq))
@@ -328,11 +340,9 @@ def _place(state: State, seat: int, row: int, seq: int) -> Outcome:
     return Outcome(placed, (Placed(seat, row, card.name),))
 
 
-def _take(state: State, seat: int, row: int, seq: int) -> Outcome:
-    if state.drawn is not None:
-        raise IllegalMove(
-            "must-place", f"you drew {state.drawn.name}: place it on a row before anything else"
-        )
+def _take(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+    _holding_nothing(state)
+    row = _row(state, move)
     if not state.rows[row]:
         raise IllegalMove("row-empty", f"row {row} holds no card: only a row with cards is taken")
     taken = tuple(Card(c.name, (*c.events, seq)) for c in state.rows[row])
@@ -359,7 +369,7 @@ def _end_deal(state: State, seq: int, facts: list[Fact]) -> Outcome:
     )
     facts.append(DealEnded(state.deal, totals))
     state = replace(state, earlier_deals=(*state.earlier_deals, state.collected))
-    if state.deal >= state.table.options.get("deals", 1):
+    if state.deal >= _deals(state.table):
         return Outcome(replace(state, over=True), tuple(facts))
     state, started = _start_deal(state, state.deal + 1, seq)
     return Outcome(state, (*facts, started))

@@ -11,7 +11,7 @@ from tests.api import create
 
 
 def finished_game(client, seed="replayed"):
-    game = create(client, seed=seed)
+    game = create(client, seed=seed, options={"deals": 1})
     game.play_to_end(random.Random(seed))
     return game
 

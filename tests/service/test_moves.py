@@ -142,7 +142,7 @@ def test_many_clients_on_one_game_get_one_order_and_one_acceptance(app):
 
 
 def test_posting_to_a_finished_game_is_409(client):
-    game = create(client, seed="short")
+    game = create(client, seed="short", options={"deals": 1})
     game.play_to_end(random.Random(3))
     answer = game.move(0, {"type": "draw"})
     assert answer.status_code == 409 and answer.json["code"] == "game-finished"

@@ -160,3 +160,26 @@ def test_apply_leaves_the_old_state_unchanged():
     state = fresh()
     GAME.apply(state, 0, {"type": "draw"}, 2)
     assert state == fresh()
+
+
+def test_holding_a_drawn_card_is_reported_before_anything_wrong_with_the_row():
+    play = Driver(with_rows(fresh(), ("pink",), (), (), ()))
+    play(0, "draw")
+    illegal(play.state, 0, {"type": "take", "row": 9}, "must-place", "place it")
+    illegal(play.state, 0, {"type": "take"}, "must-place", "place it")
+
+
+def test_placing_without_a_drawn_card_is_reported_before_anything_wrong_with_the_row():
+    play = Driver(with_rows(fresh(), ("pink",), (), (), ()))
+    play(0, "take", 0)
+    illegal(play.state, 1, {"type": "place", "row": 0}, "draw-first", "draw a card")
+    illegal(play.state, 1, {"type": "place", "row": 9}, "draw-first", "draw a card")
+
+
+def test_collected_cards_are_shown_sorted_by_colour_with_jokers_set_aside():
+    """The text: the taker lays the row out "ordinando le carte in base al colore"."""
+    state = with_rows(fresh(), (JOKER, "pink", PLUS_TWO), (), (), ())
+    play = Driver(state)
+    play(0, "take", 0)
+    shown = GAME.view(play.state, "spectator")["collected"][0]
+    assert list(shown.items()) == [("blue", 1), ("pink", 1), (PLUS_TWO, 1), (JOKER, 1)]

@@ -80,7 +80,7 @@ def test_the_last_round_card_is_set_aside_and_its_drawer_draws_again_at_once():
 
 
 def test_the_round_of_the_last_round_card_is_played_out_and_then_the_game_ends():
-    play = Driver(last_round_next(dealt(4)))
+    play = Driver(last_round_next(dealt(4, deals=1)))
     play.turn(0)
     play.turn(1)  # other seats still draw after the last-round card
     play.finish_round()
@@ -94,7 +94,7 @@ def test_the_round_of_the_last_round_card_is_played_out_and_then_the_game_ends()
 
 
 def test_a_whole_game_from_an_explicit_deck_ends_with_the_round_of_the_last_round_card():
-    play = Driver(dealt(5, stack(*reversed(CANONICAL))))
+    play = Driver(dealt(5, stack(*reversed(CANONICAL)), deals=1))
     rounds = 0
     while not play.state.over:
         play.finish_round()
@@ -106,7 +106,7 @@ def test_a_whole_game_from_an_explicit_deck_ends_with_the_round_of_the_last_roun
 
 
 def test_the_deal_ended_fact_gives_each_seats_total_of_the_deal():
-    play = Driver(last_round_next(dealt(4)))
+    play = Driver(last_round_next(dealt(4, deals=1)))
     play.finish_round()
     ended = play.facts[-1]
     assert ended == DealEnded(1, tuple(s.total for s in GAME.score(play.state).seats))
@@ -199,3 +199,23 @@ def test_the_deal_number_shows_in_the_view():
 def test_an_over_state_stays_over():
     state = replace(dealt(4), over=True)
     assert GAME.to_act(state) == () and GAME.is_over(state)
+
+
+def test_the_15_cards_beneath_the_last_round_card_fill_every_row_of_five_players_exactly():
+    """Reading 2: a round places at most 3 cards a row, so the 15 cards always suffice."""
+    play = Driver(last_round_next(dealt(5, deals=1)))
+    for turn in range(15):
+        play.turn(turn % 5)
+    assert play.state.deck == () and all(len(row) == 3 for row in play.state.rows)
+    takes = tuple({"type": "take", "row": r} for r in range(5))
+    assert GAME.legal_moves(play.state, play.state.turn) == takes
+    play.finish_round()
+    assert play.state.over and isinstance(play.facts[-1], DealEnded)
+
+
+def test_without_the_deals_option_a_game_is_a_match_of_four_deals():
+    play = Driver(dealt(4, seed="four"))
+    while not play.state.over:
+        finish_deal(play)
+    assert [f.deal for f in play.facts if isinstance(f, DealEnded)] == [1, 2, 3, 4]
+    assert GAME.score(play.state).rounds == 4 and GAME.round(play.state) == 4

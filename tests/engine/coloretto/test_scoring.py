@@ -125,8 +125,8 @@ def test_the_automatic_choice_is_the_best_any_player_could_make(counts, jokers):
 
 # -- the rule book's example ------------------------------------------------------------------
 
-# Andreas holds 1 joker, 1 "+2", 6 green, 4 yellow, 3 red and 2 blue = 41. The contract's colours
-# have no red, so orange stands in for it here.
+# The seed text's worked example (digest Example 1): Andreas holds 1 joker, 1 "+2", 6 green,
+# 4 yellow, 3 red and 2 blue = 41. The contract's colours have no red, so orange stands in for it.
 ANDREAS = ("joker", "+2", *["green"] * 6, *["yellow"] * 4, *["orange"] * 3, *["blue"] * 2)
 
 
@@ -161,6 +161,14 @@ def test_tied_seats_share_a_rank():
     assert GAME.score(state).ranks() == (1, 1, 1, 1)
 
 
+def test_the_highest_total_wins_and_a_tie_skips_the_next_rank():
+    state = dealt(4)
+    collected = (hand(green=3), hand(blue=1, plus_two=1), hand(pink=3), hand(grey=1))
+    score = GAME.score(replace(state, collected=collected))
+    assert [s.total for s in score.seats] == [6, 3, 6, 1]
+    assert score.ranks() == (1, 3, 1, 4)
+
+
 # -- provenance -------------------------------------------------------------------------------
 
 
@@ -191,12 +199,15 @@ def test_a_joker_brings_its_own_events_to_the_colour_it_joins():
     assert blue.to_json()["events"] == [1, 30, 40]
 
 
-def test_every_point_is_in_exactly_one_component():
-    play = Driver(dealt(5, seed="points"))
+def test_every_point_is_in_exactly_one_component_of_its_deal():
+    play = Driver(dealt(5, seed="points"))  # a match of four deals, the default
     while not play.state.over:
         play.finish_round()
-    for seat in GAME.score(play.state).seats:
+    score = GAME.score(play.state)
+    assert score.rounds == 4
+    for seat in score.seats:
         assert seat.total == sum(c.points for c in seat.components)
-        labels = [c.label for c in seat.components]
+        labels = [(c.round, c.label) for c in seat.components]
         assert len(labels) == len(set(labels))
+        assert {c.round for c in seat.components} == {1, 2, 3, 4}
         assert all(c.events for c in seat.components)

@@ -32,7 +32,26 @@ def test_seeded_deck_is_the_contract_vector_for_the_coloretto_deck():
     rest = list(case["shuffled"])
     for taken in ("brown", "grey", "blue", "orange"):
         rest.remove(taken)
-    assert [c for c in state.deck if c != LAST_ROUND] == rest
+    assert list(state.deck) == [*rest[:-15], LAST_ROUND, *rest[-15:]]
+
+
+@pytest.mark.parametrize(
+    ("seats", "removed", "starting"),
+    [
+        # shuffle(COLOURS, seed, "removed-color") begins with blue for the vector's seed
+        (3, "blue", ["brown", "grey", "orange"]),
+        (5, None, ["brown", "grey", "blue", "orange", "green"]),
+    ],
+)
+def test_the_contract_vector_deals_three_and_five_players(seats, removed, starting):
+    case = next(v for v in vector("shuffle.json")["vectors"] if JOKER in v["cards"])
+    state = dealt(seats, seed=case["seed"])
+    assert state.removed == removed
+    assert [c[0].name for c in state.collected] == starting
+    rest = [c for c in case["shuffled"] if c != state.removed]
+    for taken in starting:
+        rest.remove(taken)
+    assert list(state.deck) == [*rest[:-15], LAST_ROUND, *rest[-15:]]
 
 
 def test_each_seat_takes_the_first_colour_down_the_deck_that_no_earlier_seat_took():
@@ -118,8 +137,10 @@ def test_four_and_five_players_play_every_colour(seats):
 # -- options ----------------------------------------------------------------------------------
 
 
-def test_options_default_to_one_deal_and_no_fixed_removed_colour():
-    assert GAME.options(4, {}) == {"deals": 1, "removed_color": None}
+def test_options_default_to_a_match_of_four_deals_and_no_fixed_removed_colour():
+    """The rule book: "Vince il giocatore che dopo quattro partite ha più punti"."""
+    assert GAME.options(4, {}) == {"deals": 4, "removed_color": None}
+    assert GAME.options(5, {"deals": 1}) == {"deals": 1, "removed_color": None}
     assert GAME.options(3, {"removed_color": "blue", "deals": 4}) == {
         "deals": 4, "removed_color": "blue"
     }
@@ -167,10 +188,17 @@ def test_views_show_the_starting_cards_and_removed_colour_to_everybody():
     assert seen["removed_color"] == "yellow"
     assert seen["collected"] == [{c[0].name: 1} for c in state.collected]
     assert seen["rows"] == [{"row": r, "cards": [], "taken_by": None} for r in range(3)]
-    assert seen["turn"] == 0 and seen["deal"] == 1 and seen["deals"] == 1
+    assert seen["turn"] == 0 and seen["deal"] == 1 and seen["deals"] == 4
 
 
 def test_the_seed_never_appears_in_a_view():
     state = GAME.deal(Table(4, GAME.options(4, {}), "secret-seed-xyz"))
     for viewer in (SPECTATOR, 0, TABLE):
         assert "secret-seed-xyz" not in str(GAME.view(state, viewer))
+
+
+@pytest.mark.parametrize(("seats", "given"), [(3, {}), (3, {"removed_color": "pink"}), (5, {})])
+def test_filled_in_options_are_accepted_again_unchanged(seats, given):
+    """The log stores the filled-in options, and a replay validates them once more."""
+    filled = GAME.options(seats, given)
+    assert GAME.options(seats, filled) == filled
