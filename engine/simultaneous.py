@@ -56,11 +56,9 @@ class Simultaneous:
     def choose(self, seat: int, card: str, seq: int) -> tuple[Simultaneous, Chose]:
         """Record `seat`'s choice; IllegalMove when it is not asked to choose or already has."""
         if self.choice_of(seat) is not None:
-            waiting = ", ".join(str(s) for s in self.waiting)
             raise IllegalMove(
                 "already-chosen",
-                f"each seat makes one {self.move} choice: yours is made; "
-                f"waiting for seat{'s' * (len(self.waiting) > 1)} {waiting}",
+                f"each seat makes one {self.move} choice: yours is made; {self._still()}",
             )
         if seat not in self.seats:
             raise IllegalMove(
@@ -70,9 +68,19 @@ class Simultaneous:
         return chosen, Chose(seat, self.move, card)
 
     def revealed(self) -> tuple[Choice, ...]:
-        """Every choice in seat order; only to be read once `complete`."""
-        assert self.complete, "choices are revealed only once every seat has chosen"
+        """Every choice in seat order; only to be read once `complete`.
+
+        A real check, not an `assert`: it guards hidden information and must hold under -O.
+        """
+        if not self.complete:
+            raise RuntimeError("choices are revealed only once every seat has chosen")
         return tuple(sorted(self.choices, key=lambda c: c.seat))
+
+    def _still(self) -> str:
+        waiting = self.waiting
+        if not waiting:
+            return "every seat has chosen"
+        return f"waiting for seat{'s' * (len(waiting) > 1)} {', '.join(map(str, waiting))}"
 
     def public(self) -> dict[str, Any]:
         """What everybody may know: who still has to choose, not what anyone chose."""

@@ -36,8 +36,19 @@ def test_each_seat_chooses_once_and_only_seats_asked_choose():
     with pytest.raises(IllegalMove) as caught:
         round_.choose(2, "bard", 6)
     assert caught.value.code == "not-choosing"
+    assert caught.value.detail == "seat 2 has no start choice to make this time"
 
 
-def test_revealing_before_everyone_has_chosen_is_a_programming_error():
-    with pytest.raises(AssertionError):
+def test_a_second_choice_once_everyone_has_chosen_says_so():
+    round_, _ = Simultaneous("start", (0,)).choose(0, "sea", 4)
+    with pytest.raises(IllegalMove) as caught:
+        round_.choose(0, "bard", 6)
+    assert caught.value.detail == (
+        "each seat makes one start choice: yours is made; every seat has chosen"
+    )
+
+
+def test_revealing_before_everyone_has_chosen_is_refused_even_without_asserts():
+    # A plain exception, not an `assert`: python -O must not turn the guard off.
+    with pytest.raises(RuntimeError, match="only once every seat has chosen"):
         Simultaneous("start", (0, 1)).revealed()

@@ -286,7 +286,9 @@ def _totals(scored: tuple[tuple[Component, ...], ...]) -> tuple[int, ...]:
 
 def _end_hand(state: State, seq: int) -> tuple[State, list[Fact]]:
     seats = state.table.seats
-    coach = tuple(laid.card for laid in state.stagecoach)
+    # The Stagecoach goes to its taker at the end of the hand (entry `seq`): its points trace
+    # to the entry that laid each card and to this one.
+    coach = tuple(Card(laid.card.name, (*laid.card.events, seq)) for laid in state.stagecoach)
     result = score_hand(state.piles, coach, state.hand, state.table.options)
     scored = tuple(old + new for old, new in zip(state.scored, result.components, strict=True))
     totals = _totals(scored)

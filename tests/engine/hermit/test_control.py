@@ -6,6 +6,8 @@ from tests.engine.hermit.support import Driver, facts_of, laid_out
 
 
 def test_seed_example_ace_annuls_the_crown_and_the_five_takes_the_quartet():
+    """The worked example of the original text ("Esempio", Tizio, Caio, Sempronio), which is
+    Example 1 of the digest, step by step."""
     # Tizio (seat 0), Caio (seat 1), Sempronio (seat 2); the group holds the 3 of Moons/Waves.
     state = laid_out(
         3,

@@ -72,6 +72,13 @@ def test_without_must_follow_a_card_no_group_accepts_may_start_a_group_anyway():
     assert play.group(2).cards[0].name == "end"
 
 
+def test_a_seat_with_no_card_left_is_passed_over_in_turn_order():
+    state = laid_out(3, [["bard", "end"], [], ["cave", "mill"]], GROUPS)
+    play = Driver(state)
+    play(0, "play", "bard", 0)
+    assert GAME.to_act(play.state) == (2,) and play.state.turn == 2
+
+
 def test_groups_keep_their_numbers_as_others_leave_the_table():
     groups = [(["author", "castle", "painter"], 1), (["sea"], 2)]
     state = laid_out(3, [["pact", "end"], ["mill"], ["cave"]], groups)

@@ -33,6 +33,7 @@ def test_personalities_score_their_rank_and_crowns_ten_other_cards_nothing():
 
 
 def test_seed_example_the_lunatic_scores_6():
+    """The original text's card value example ("il Lunatico vale 6 punti"), digest Example 2."""
     assert hand_points((pile("lunatic"),)) == (6,)
 
 
@@ -49,6 +50,7 @@ def test_every_point_is_in_exactly_one_component_and_components_sum_to_the_total
 
 
 def test_pleasant_company_zeroes_all_four_moons_personalities_together():
+    """The text's figures: the four Moons personalities are worth 26, the four Suns 27."""
     plain = hand_points((pile(*MOONS, "mill"), ()))
     assert plain == (26, 0)
     result = score_hand((pile(*MOONS, "mill"), ()), (), 1, {"pleasant_company": True})

@@ -8,7 +8,7 @@ from engine.game import SPECTATOR, TABLE
 from engine.games.hermit import GAME
 from engine.games.hermit.game import Laid
 from engine.games.hermit.scoring import Card
-from tests.engine.hermit.support import Driver, dealt, facts_of, laid_out, refused
+from tests.engine.hermit.support import Driver, dealt, deck, facts_of, laid_out, refused
 
 FULL = [(["author", "castle", "painter"], 1)]
 
@@ -60,15 +60,19 @@ def test_no_start_or_play_while_the_stagecoach_waits():
     state = laid_out(2, [["pact", "sea", "end"], ["mill", "cave", "bard"]], FULL)
     play = Driver(state)
     play(0, "play", "pact", 0)
-    refused(play.state, 1, {"type": "start", "card": "mill"}, "stagecoach-first")
-    refused(play.state, 1, {"type": "play", "card": "mill"}, "stagecoach-first")
+    for move in ({"type": "start", "card": "mill"}, {"type": "play", "card": "mill"}):
+        detail = refused(play.state, 1, move, "stagecoach-first")
+        assert "adds a card to the stagecoach before new groups are started" in detail
 
 
 def test_a_stagecoach_card_only_when_a_quartet_empties_the_table():
     state = laid_out(2, [["pact", "sea"], ["mill", "cave"]], FULL)
     detail = refused(state, 0, {"type": "stagecoach", "card": "sea"}, "no-stagecoach-now")
     assert "quartet leaves the table empty" in detail
-    refused(dealt(2), 0, {"type": "stagecoach", "card": "sea"}, "no-stagecoach-now")
+    # Not at the first start of a hand either.
+    state = dealt(2, deck(2, ["sea"]))
+    detail = refused(state, 0, {"type": "stagecoach", "card": "sea"}, "no-stagecoach-now")
+    assert "quartet leaves the table empty" in detail
 
 
 def test_a_seat_without_cards_adds_nothing_to_the_stagecoach():
@@ -90,7 +94,8 @@ def test_the_seat_that_took_fewer_groups_takes_the_stagecoach():
     assert scored.stagecoach_to == 1
     assert scored.points == (5, 8)  # seat 0: author and painter; seat 1: the diplomat
     diplomat = GAME.score(play.state).seats[1].components[0]
-    assert "from the stagecoach" in diplomat.detail and diplomat.events == (1,)
+    # Dealt into the stagecoach at entry 1, given to seat 1 by the play that ended the hand.
+    assert "from the stagecoach" in diplomat.detail and diplomat.events == (1, 2)
 
 
 def test_equal_group_counts_leave_the_stagecoach_uncounted():
@@ -121,3 +126,43 @@ def test_two_player_house_party_gives_a_lone_collectors_points_to_the_opponent()
     # Judged before the Stagecoach is given out; the Stagecoach is discarded.
     assert scored.house_party == 0 and scored.stagecoach_to is None
     assert scored.points == (0, 5)
+
+
+def test_a_laid_stagecoach_card_traces_to_its_stagecoach_move_and_the_end_of_the_hand():
+    # Seat 1 lays the lunatic (entry 4); seat 0 took the only quartet, so seat 1 takes the
+    # Stagecoach when the hand ends with seat 0's last play (entry 10).
+    state = coach(laid_out(2, [["pact", "sea", "mountain"], ["lunatic", "end"]], FULL),
+                  "mill", "cave", "origin", "desert")
+    play = Driver(state)
+    play(0, "play", "pact", 0)  # entry 2
+    play(1, "stagecoach", "lunatic")  # entry 4
+    play(0, "stagecoach", "sea")  # entry 6
+    play(0, "start", "mountain")  # entry 8
+    facts = play(1, "start", "end")  # entry 10: every card is played
+    scored = facts_of(facts, "hand-scored")[0]
+    assert scored.stagecoach_to == 1 and scored.points == (5, 6)
+    lunatic = GAME.score(play.state).seats[1].components[0]
+    assert lunatic.label == "lunatic" and lunatic.events == (4, 10)
+
+
+def test_a_stagecoach_card_comes_from_ones_own_hand_and_only_once():
+    state = laid_out(2, [["pact", "sea", "end"], ["mill", "cave", "bard"]], FULL)
+    play = Driver(state)
+    play(0, "play", "pact", 0)
+    detail = refused(play.state, 1, {"type": "stagecoach", "card": "sea"}, "not-in-hand")
+    assert detail == "seat 1 does not hold the sea"
+    play(1, "stagecoach", "mill")
+    detail = refused(play.state, 1, {"type": "stagecoach", "card": "cave"}, "already-chosen")
+    assert detail == "each seat makes one stagecoach choice: yours is made; waiting for seat 0"
+
+
+def test_the_hand_ends_when_the_stagecoach_takes_the_last_cards():
+    state = coach(laid_out(2, [["pact", "sea"], ["mill"]], FULL), "cave", "origin", "desert",
+                  "end")
+    play = Driver(state)
+    play(0, "play", "pact", 0)
+    play(0, "stagecoach", "sea")
+    facts = play(1, "stagecoach", "mill")
+    scored = facts_of(facts, "hand-scored")[0]
+    assert scored.hand == 1 and len(scored.stagecoach) == 6 and scored.discarded == ()
+    assert GAME.round(play.state) == 2 and play.state.choosing.move == "start"
