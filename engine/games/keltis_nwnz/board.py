@@ -140,6 +140,7 @@ def load_board(data: Any) -> Board:
                     "unknown-cell", f"{origin} leads to {target}, which is not a cell"
                 )
     _check_rows(cells)
+    _check_forward(cells, by_id)
     finals = _colour_map(data.get("finals"), "finals", by_id)
     stacks = _colour_map(data.get("stacks"), "stacks", by_id)
     _check_finals(cells, finals)
@@ -217,6 +218,19 @@ def _check_rows(cells: tuple[Cell, ...]) -> None:
         )
 
 
+def _check_forward(cells: tuple[Cell, ...], by_id: Mapping[str, Cell]) -> None:
+    # Rows count away from the start stone, so an edge into an earlier row would move a pawn
+    # back toward it, which the rules forbid even where it closes no loop.
+    for cell in cells:
+        for target in cell.ahead:
+            if by_id[target].row < cell.row:
+                raise BoardError(
+                    "backward-edge",
+                    f"{cell.id} (row {cell.row}) leads back to {target} (row"
+                    f" {by_id[target].row}): pawns only move forward, never toward the start",
+                )
+
+
 def _colour_map(value: Any, what: str, by_id: Mapping[str, Cell]) -> tuple[tuple[str, str], ...]:
     if not isinstance(value, Mapping):
         raise BoardError("malformed-board", f"{what} must map each colour to a cell id")
@@ -228,7 +242,7 @@ def _colour_map(value: Any, what: str, by_id: Mapping[str, Cell]) -> tuple[tuple
         )
     cells = [value[c] for c in COLOURS]
     for colour, cell in zip(COLOURS, cells, strict=True):
-        if cell not in by_id:
+        if not isinstance(cell, str) or cell not in by_id:
             raise BoardError(f"bad-{what}", f"{what}: {colour} is on {cell!r}, not a cell")
     for i, cell in enumerate(cells):
         if cell in cells[:i]:

@@ -36,7 +36,6 @@ from engine.games.keltis_nwnz.scoring import score_player
 from engine.games.keltis_nwnz.state import (
     CLOVER,
     CLOVER_DUE,
-    DISCARD,
     DISCARD_DUE,
     DRAW,
     PAWNS,
@@ -349,8 +348,8 @@ class _Turn:
     # -- arriving on a cell ------------------------------------------------------------
 
     def _arrive(self, me: Player, pawn: Pawn, to: str, facts: list[Fact]) -> Outcome:
-        board, seat, seq = self.board, self.seat, self.seq
-        moved = Pawn(pawn.name, to, (*pawn.moves, seq))
+        board = self.board
+        moved = Pawn(pawn.name, to, (*pawn.moves, self.seq))
         me = replace(me, pawns=tuple(moved if p.name == pawn.name else p for p in me.pawns))
         state = replace(self._with_me(me), due_at=None)
         entered_goal = board.in_goal(to) and not board.in_goal(pawn.cell)
@@ -358,37 +357,41 @@ class _Turn:
             # The fifth pawn in the goal zone ends the game before its cell's tile acts.
             facts.append(GameEnded("goal-zone"))
             return Outcome(replace(state, over=True, ended_by="goal-zone"), tuple(facts))
-        tile_index = next((i for i, t in enumerate(state.tiles) if t.cell == to), None)
         stack = board.stack_colour(to)
         if stack is not None:
             return self._from_stack(state, me, stack, to, facts)
+        tile_index = next((i for i, t in enumerate(state.tiles) if t.cell == to), None)
         if tile_index is None:
             return _to_draw(state, facts)
-        tile = state.tiles[tile_index]
+        return self._tile(state, me, tile_index, facts)
+
+    def _tile(self, state: State, me: Player, index: int, facts: list[Fact]) -> Outcome:
+        """What the path tile `state.tiles[index]` does for the pawn that just arrived."""
+        seat, tile = self.seat, state.tiles[index]
         if tile.tile in POINTS:
-            award = Award(POINTS[tile.tile], to, seq)
-            facts.append(TilePoints(seat, to, award.points))
+            award = Award(POINTS[tile.tile], tile.cell, self.seq)
+            facts.append(TilePoints(seat, tile.cell, award.points))
             me = replace(me, awards=(*me.awards, award))
             return _to_draw(_with_player(state, seat, me), facts)
         if tile.tile in WISH:
             if tile.taken_by is not None:
                 return _to_draw(state, facts)
             colour = tile.tile[-1]
-            facts.append(StoneTaken(seat, to, colour, "tile"))
-            me = replace(me, stones=(*me.stones, Stone(colour, to, seq)))
-            tiles = _with(state.tiles, tile_index, replace(tile, taken_by=seat))
+            facts.append(StoneTaken(seat, tile.cell, colour, "tile"))
+            me = replace(me, stones=(*me.stones, Stone(colour, tile.cell, self.seq)))
+            tiles = _with(state.tiles, index, replace(tile, taken_by=seat))
             return _to_draw(replace(_with_player(state, seat, me), tiles=tiles), facts)
+        # Clover and discard tiles demand a follow-up move, unless there is nothing to act on.
         if tile.tile == CLOVER:
-            idle = not any(board.ahead(p.cell) for p in me.pawns)
-            facts.append(FollowUpDue(seat, to, CLOVER, idle))
-            if idle:
-                return _to_draw(state, facts)
-            return Outcome(replace(state, phase=CLOVER_DUE, due_at=to), tuple(facts))
-        idle = not me.hand and not any(me.rows)
-        facts.append(FollowUpDue(seat, to, DISCARD, idle))
+            idle = not any(self.board.ahead(p.cell) for p in me.pawns)
+            phase = CLOVER_DUE
+        else:
+            idle = not me.hand and not any(me.rows)
+            phase = DISCARD_DUE
+        facts.append(FollowUpDue(seat, tile.cell, tile.tile, idle))
         if idle:
             return _to_draw(state, facts)
-        return Outcome(replace(state, phase=DISCARD_DUE, due_at=to), tuple(facts))
+        return Outcome(replace(state, phase=phase, due_at=tile.cell), tuple(facts))
 
     def _from_stack(
         self, state: State, me: Player, colour: str, cell: str, facts: list[Fact]
@@ -434,7 +437,9 @@ class _Turn:
 
     def _in_hand(self, card: str) -> None:
         if card not in self.me.hand:
-            raise IllegalMove("not-in-hand", f"{card} is not in your hand")
+            raise IllegalMove(
+                "not-in-hand", f"{card} is not in your hand: you use only cards you hold"
+            )
 
     def _with_me(self, me: Player) -> State:
         return _with_player(self.state, self.seat, me)

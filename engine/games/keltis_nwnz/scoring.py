@@ -15,6 +15,7 @@ _COLOURS_POINTS = (-4, -3, 2, 3, 6, 10)
 _SET_SIZE = 3
 _SET_POINTS = 10
 
+
 def stone_points(colours: int) -> int:
     """-4/-3/2/3/6/10 for 0..5 different wish-stone colours."""
     return _COLOURS_POINTS[colours]

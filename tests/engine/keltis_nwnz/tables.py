@@ -69,3 +69,26 @@ def play(state: State, seat: int, *moves: dict, seq: int = 10):
 
 def pawn(state: State, seat: int, name: str) -> str:
     return state.players[seat].pawns[PAWNS.index(name)].cell
+
+
+# -- one situation per phase of a turn (seat 0 to act) ------------------------------------
+
+SITUATION_HAND = ["R3", "G2", "B10", "B3", "Y5", "V7", "G9", "R8"]
+
+
+def at_play():
+    return with_tiles(dealt(SITUATION_HAND), {"c1": "clover", "c3": "discard"})
+
+
+def at_clover():
+    return play(at_play(), 0, {"type": "move", "pawn": "s1", "to": "c1", "card": "R3"})[0]
+
+
+def at_discard_tile():
+    state = with_seat(at_play(), 0, rows={"R": ("R1", "R2")})
+    return play(state, 0, {"type": "move", "pawn": "s1", "to": "c3", "card": "B3"})[0]
+
+
+def at_draw():
+    state = replace(at_play(), piles=at_play().piles.discard("R0").end_turn())
+    return play(state, 0, {"type": "discard", "card": "G9"})[0]

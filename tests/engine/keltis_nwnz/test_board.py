@@ -40,17 +40,18 @@ def test_four_paths_leave_the_start_stone_then_branch_and_merge():
 
 
 def test_paths_cross():
-    # Two cells of one row each lead to the other's straight successor.
+    # Two edges cross when they leave one row in one order and reach the next in the other.
     board = stand_in()
-    crossings = [
-        (a.id, b.id)
-        for a in board.cells
-        for b in board.cells
-        if a.row == b.row and a.x < b.x
-        and any(board.cell(t).x < board.cell(u).x for t in a.ahead for u in b.ahead if t != u)
-        and any(board.cell(t).x > board.cell(u).x for t in a.ahead for u in b.ahead)
-    ]
-    assert crossings
+    edges = [(a, board.cell(t)) for a in board.cells for t in a.ahead]
+    assert any(
+        a.row == b.row and a.x < b.x and t.x > u.x for a, t in edges for b, u in edges
+    )
+
+
+def test_every_edge_leads_to_the_next_row():
+    board = stand_in()
+    assert {board.cell(t).row for t in board.start_ahead} == {1}
+    assert all(board.cell(t).row == c.row + 1 for c in board.cells for t in c.ahead)
 
 
 def test_row_values_follow_the_published_facts():
@@ -108,7 +109,27 @@ def test_a_valid_board_loads(data):
         (lambda d: d["tile_spots"].pop(), "tile-spots", "this one has 21"),
         (lambda d: d["tile_spots"].__setitem__(0, "c23"), "tile-spots", "wish-stone stack"),
         (lambda d: d["cells"][5].__setitem__("ahead", []), "dead-end", "c6 leads nowhere"),
-        (lambda d: d["cells"][-1].__setitem__("ahead", ["c1"]), "final-leads-on", "c57"),
+        (lambda d: d["cells"][-1].__setitem__("ahead", ["c56"]), "final-leads-on", "c57"),
+        (lambda d: d["start"].pop("id"), "malformed-board", "start stone"),
+        (lambda d: d["start"]["ahead"].append("c999"), "unknown-cell", "start leads to c999"),
+        (lambda d: d["cells"][0].__setitem__("x", "left"), "malformed-cell", "'x'"),
+        (lambda d: d["cells"][0]["ahead"].append("c5"), "malformed-board", "names a cell twice"),
+        # One final cell per colour, in the last row.
+        (lambda d: d.__setitem__("finals", ["c53"]), "malformed-board", "finals must map"),
+        (lambda d: d["finals"].__setitem__("R", ["c53"]), "bad-finals", "not a cell"),
+        (lambda d: d["finals"].__setitem__("R", "c52"), "bad-finals", "c52 breaks this"),
+        (lambda d: d["finals"].__setitem__("W", "c52"), "bad-finals", "'W'"),
+        # One stack cell per colour.
+        (lambda d: d.pop("stacks"), "malformed-board", "stacks must map"),
+        (lambda d: d["stacks"].pop("G"), "bad-stacks", "'G' is missing"),
+        (lambda d: d["stacks"].__setitem__("Y", "c23"), "bad-stacks", "R and Y share cell c23"),
+        (lambda d: d["stacks"].__setitem__("B", {"cell": "c21"}), "bad-stacks", "not a cell"),
+        # Exactly 22 tile spots, on cells, never on a stack cell.
+        (lambda d: d["tile_spots"].append("c3"), "tile-spots", "this one has 23"),
+        (lambda d: d["tile_spots"].__setitem__(0, "c999"), "tile-spots", "c999 is not a cell"),
+        (lambda d: d["tile_spots"].__setitem__(0, "start"), "tile-spots", "start is not a cell"),
+        (lambda d: d["tile_spots"].__setitem__(0, "c4"), "malformed-board", "names a cell twice"),
+        (lambda d: d.pop("tile_spots"), "malformed-board", "tile_spots must be a list"),
     ],
 )
 def test_broken_boards_are_refused_with_a_clear_error(data, breakage, code, words):
@@ -119,10 +140,34 @@ def test_broken_boards_are_refused_with_a_clear_error(data, breakage, code, word
 
 
 def test_a_loop_is_refused(data):
-    data["cells"][4]["ahead"].append("c1")  # c5 (row 2) back to c1 (row 1)
+    # c5 and c6 lie in row 2: sideways edges are allowed, but not both ways round.
+    data["cells"][4]["ahead"].append("c6")
+    data["cells"][5]["ahead"].append("c5")
     error = refused(data)
     assert error.code == "cycle"
-    assert "c1 -> c5 -> c1" in error.detail and "forward" in error.detail
+    assert "c5 -> c6 -> c5" in error.detail and "forward" in error.detail
+
+
+def test_an_edge_back_to_an_earlier_row_is_refused(data):
+    data["cells"][29]["ahead"].append("c5")  # c30 (row 7) to c5 (row 2): no loop, but back
+    error = refused(data)
+    assert error.code == "backward-edge"
+    assert "c30 (row 7) leads back to c5 (row 2)" in error.detail
+    assert "only move forward" in error.detail
+
+
+def test_a_sideways_edge_within_a_row_is_allowed(data):
+    data["cells"][4]["ahead"].append("c6")  # c5 to c6, both in row 2
+    assert load_board(data).cell("c5").ahead == ("c9", "c10", "c6")
+
+
+def test_a_board_of_three_rows_or_fewer_is_refused():
+    data = {
+        "start": {"id": "s", "ahead": ["a"]},
+        "cells": [{"id": "a", "row": 1, "colour": "R", "value": 10, "ahead": []}],
+    }
+    error = refused(data)
+    assert error.code == "too-few-rows" and "the goal zone is the last 3" in error.detail
 
 
 def test_an_unreachable_cell_is_refused(data):

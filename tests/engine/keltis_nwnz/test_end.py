@@ -78,3 +78,18 @@ def test_drawing_from_a_pile_does_not_end_the_game():
     after, _ = play(replace(state, piles=piles), 0, {"type": "discard", "card": "G9"},
                     {"type": "draw", "from": "R"})
     assert not GAME.is_over(after) and GAME.to_act(after) == (1,)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_fifth_pawn_counts_every_seats_pawns(seats):
+    # Seat 0's big pawn (counting one) and pawns of every other seat make four in the zone.
+    state = with_tiles(dealt(HAND, seats=seats), {})
+    for seat, cell in zip(range(1, seats), ["c44", "c48", "c53"], strict=False):
+        state = with_seat(state, seat, pawns={"s4": cell})
+    state = with_seat(state, 0, pawns={"big": "c46", "s1": "c38"})
+    if seats == 3:
+        state = with_seat(state, 2, pawns={"big": "c52"})
+    assert GAME.view(state, 0)["goal_pawns"] == 4
+    after, facts = play(state, 0, {"type": "move", "pawn": "s1", "to": "c43", "card": "V7"})
+    assert after.ended_by == "goal-zone"
+    assert facts[-1] == {"type": "game-ended", "reason": "goal-zone"}

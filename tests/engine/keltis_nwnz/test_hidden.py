@@ -2,11 +2,14 @@
 
 from dataclasses import replace
 
+import pytest
+
 from engine.game import SPECTATOR, TABLE, IllegalMove
 from engine.games.keltis_nwnz.game import GAME
 from engine.visibility import redact
 
-from .tables import dealt, play, with_tiles
+from .candidates import candidates
+from .tables import at_clover, at_discard_tile, at_draw, at_play, dealt, play, with_tiles
 
 
 def test_a_seat_sees_its_own_hand_and_nobody_elses():
@@ -55,6 +58,41 @@ def test_an_error_about_a_card_names_only_that_card():
     try:
         GAME.apply(state, 0, {"type": "discard", "card": "B7"}, 3)
     except IllegalMove as error:
-        assert error.detail == "B7 is not in your hand"
+        assert error.detail == "B7 is not in your hand: you use only cards you hold"
     else:
         raise AssertionError("discarding a card held by another seat was accepted")
+
+
+def rearranged(state, seat):
+    """The same game as `seat` sees it, with every other hand and the deck order changed."""
+    others = [s for s in range(len(state.players)) if s != seat]
+    pool = [*(c for s in others for c in state.players[s].hand), *state.piles.deck][::-1]
+    players = list(state.players)
+    for s in others:
+        size = len(players[s].hand)
+        players[s], pool = replace(players[s], hand=tuple(pool[:size])), pool[size:]
+    return replace(state, players=tuple(players), piles=replace(state.piles, deck=tuple(pool)))
+
+
+def answers(state, seat):
+    """What `seat` learns from trying every move: each refusal's code and detail, each
+    accepted move's facts as a spectator sees them, and the legal-move list."""
+    out = [GAME.legal_moves(state, seat), GAME.view(state, seat)]
+    for move in candidates(state, seat):
+        try:
+            facts = GAME.apply(state, seat, move, 5).facts
+        except IllegalMove as error:
+            out.append((error.code, error.detail))
+        else:
+            out.append([redact(f.to_json(), SPECTATOR) for f in facts])
+    return out
+
+
+@pytest.mark.parametrize("situation", [at_play, at_clover, at_discard_tile, at_draw])
+def test_no_answer_depends_on_other_hands_or_the_deck_order(situation):
+    # Non-interference: refusals, legal moves, views and public facts are the same whatever
+    # the other seats hold and whatever order the deck is in.
+    state = situation()
+    twin = rearranged(state, 0)
+    assert twin.players[1].hand != state.players[1].hand and twin.piles.deck != state.piles.deck
+    assert answers(twin, 0) == answers(state, 0)

@@ -41,6 +41,8 @@ def test_the_card_must_have_the_colour_of_the_cell_entered(state):
 
 def test_a_joker_cell_takes_any_colour_into_that_colours_row(state):
     state = with_seat(state, 0, pawns={"s1": "c2"})
+    onto_joker = {m["card"] for m in GAME.legal_moves(state, 0) if m.get("to") == "c6"}
+    assert {card[0] for card in onto_joker} == set("RYGBV")
     after, _ = play(state, 0, {"type": "move", "pawn": "s1", "to": "c6", "card": "B10"})
     assert pawn(after, 0, "s1") == "c6"
     assert after.players[0].rows[3] == ("B10",)
@@ -104,7 +106,7 @@ def test_unknown_pawns_cells_cards_and_moves_are_refused(state):
     refused(state, 0, {"type": "move", "pawn": "s1", "to": ["c1"], "card": "R3"},
             "no-such-cell")
     assert refused(state, 0, {"type": "move", "pawn": "s1", "to": "c1", "card": "R0"},
-                   "not-in-hand") == "R0 is not in your hand"
+                   "not-in-hand") == "R0 is not in your hand: you use only cards you hold"
     refused(state, 0, {"type": "move", "pawn": "s1", "to": "c1"}, "malformed-move")
     refused(state, 0, {"type": "fly"}, "unknown-move")
     refused(state, 0, ["move"], "malformed-move")
@@ -137,6 +139,18 @@ def test_drawing_back_to_8_passes_the_turn_clockwise(state):
     assert GAME.to_act(after) == (1,) and after.phase == "play"
     assert after.piles.fresh == (0,) * 5
     assert facts[-1]["type"] == "drew" and facts[-1]["hidden"] == ["card"]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_turn_passes_clockwise_and_the_last_seat_is_followed_by_seat_0(seats):
+    reds = [["R3"], ["R4"], ["R5"], ["R6"]][:seats]
+    state = dealt(*reds, seats=seats)
+    for seat, (card,) in enumerate(reds):
+        assert GAME.to_act(state) == (seat,)
+        state, _ = play(state, seat, {"type": "move", "pawn": "s1", "to": "c1", "card": card},
+                        {"type": "draw", "from": "deck"})
+        assert len(state.players[seat].hand) == 8 and pawn(state, seat, "s1") == "c1"
+    assert GAME.to_act(state) == (0,) and state.phase == "play"
 
 
 def test_moves_out_of_order_are_refused_with_what_is_due(state):

@@ -63,7 +63,7 @@ def test_point_tiles_were_scored_during_play_and_count_once():
 
 
 def test_every_point_names_the_log_entries_that_produced_it():
-    state = with_tiles(dealt(["R3", "G2", "B10"]), {"c1": "points-3", "c21": "wish-B"})
+    state = with_tiles(dealt(["R3", "G2", "B10"]), {"c1": "points-3"})
     state, _ = play(state, 0, {"type": "move", "pawn": "big", "to": "c1", "card": "R3"},
                     seq=2)
     score = GAME.score(state).to_json()
@@ -73,6 +73,33 @@ def test_every_point_names_the_log_entries_that_produced_it():
     assert mine["point tiles"]["events"] == [2] and mine["point tiles"]["points"] == 3
     assert score["players"][0]["total"] == sum(c["points"] for c in mine.values())
     assert score["final"] is False
+
+
+def test_open_question_4_a_wish_stone_tile_counts_for_colours_and_for_a_set():
+    # Two blue stones from the stack, then the blue path tile itself makes three blue stones.
+    state = with_tiles(dealt(["B10"]), {"c3": "wish-B"})
+    state = with_seat(state, 0, stones=(Stone("B", "c21", 3), Stone("B", "c21", 5)))
+    state, facts = play(state, 0, {"type": "move", "pawn": "s1", "to": "c3", "card": "B10"},
+                        seq=8)
+    assert {"type": "wish-stone-taken", "seat": 0, "cell": "c3", "colour": "B",
+            "source": "tile"} in facts
+    assert state.stacks == (5, 5, 5, 5, 5)  # the tile itself, no stone from a stack
+    got = components(state.players[0])
+    assert got["wish-stone colours"].points == -3
+    assert got["wish-stone colours"].events == (3, 5, 8)
+    assert got["wish-stone set B"].points == 10 and got["wish-stone set B"].events == (3, 5, 8)
+
+
+def test_components_add_up_to_the_total_and_every_point_is_in_one_component():
+    state = with_tiles(dealt(["R3", "B10"]), {"c1": "points-2"})
+    state = with_seat(state, 0, stones=stones("B", "Y"), pawns={"s2": "c38", "big": "c57"})
+    state, _ = play(state, 0, {"type": "move", "pawn": "s1", "to": "c1", "card": "R3"}, seq=4)
+    seat = GAME.score(state).seats[0]
+    by_label = {c.label: c.points for c in seat.components}
+    # s1 on c1 -4, s2 on row 9 +8, big on a final 2 x 10, tile +2, two colours +2.
+    assert by_label == {"pawn s1": -4, "pawn s2": 8, "pawn s3": 0, "pawn s4": 0,
+                        "pawn big": 20, "point tiles": 2, "wish-stone colours": 2}
+    assert seat.total == sum(by_label.values()) == 28
 
 
 def test_highest_total_wins_and_ties_share_the_rank():

@@ -147,6 +147,7 @@ def test_a_discard_tile_may_take_the_top_card_of_a_display_row_and_redirect_the_
     assert after.players[0].rows[3] == ("B10",)
     assert pawn(after, 0, "s1") == "c3"  # the pawn is not moved back
     assert after.piles.top("B") == "B3"
+    refused(after, 0, {"type": "draw", "from": "B"}, "discarded-this-turn")
     after, _ = play(after, 0, {"type": "draw", "from": "deck"})
     assert GAME.to_act(after) == (1,)  # one card drawn: only one hand card was used
 
@@ -197,3 +198,47 @@ def test_example_1_movement_over_four_turns():
                 {"type": "discard-tile", "card": "B3", "from": "display"}, deck)
     assert s.players[0].rows[3] == ("B10",)
     assert GAME.to_act(s) == (1,) and len(s.players[0].hand) == 8
+
+
+def test_a_point_tile_scores_again_for_every_later_arrival_the_same_seats_included():
+    state = start({"c1": "points-2"})
+    deck = {"type": "draw", "from": "deck"}
+    state, _ = play(state, 0, {"type": "move", "pawn": "s1", "to": "c1", "card": "R3"}, deck,
+                    seq=4)
+    state, _ = play(state, 1, {"type": "discard", "card": state.players[1].hand[0]}, deck)
+    state, _ = play(state, 0, {"type": "move", "pawn": "big", "to": "c1", "card": "R8"}, deck,
+                    seq=8)
+    assert [(a.points, a.event) for a in state.players[0].awards] == [(2, 4), (2, 8)]
+    assert [(t.cell, t.taken_by) for t in state.tiles] == [("c1", None)]
+
+
+def test_removing_the_top_card_for_a_discard_tile_re_derives_the_row_direction():
+    # Open question 8: the green row 2, 5 is ascending; without its 5 it is open again.
+    state = with_tiles(dealt(["B3", "G1"]), {"c3": "discard"})
+    state = with_seat(state, 0, rows={"G": ("G2", "G5")})
+    assert {"type": "move", "pawn": "s2", "to": "c2", "card": "G1"} not in GAME.legal_moves(
+        state, 0)
+    deck = {"type": "draw", "from": "deck"}
+    state, _ = play(state, 0, {"type": "move", "pawn": "s1", "to": "c3", "card": "B3"},
+                    {"type": "discard-tile", "card": "G5"}, deck)
+    state, _ = play(state, 1, {"type": "discard", "card": state.players[1].hand[0]}, deck)
+    state, _ = play(state, 0, {"type": "move", "pawn": "s2", "to": "c2", "card": "G1"})
+    assert state.players[0].rows[2] == ("G2", "G1")  # now descending
+
+
+def test_a_clover_move_onto_a_discard_tile_demands_the_discard_and_ends_the_chain():
+    state = start({"c1": "clover", "c5": "discard"})
+    after, facts = play(state, 0, {"type": "move", "pawn": "s1", "to": "c1", "card": "R3"},
+                        {"type": "clover", "pawn": "s1", "to": "c5"})
+    assert after.phase == "discard-tile" and after.due_at == "c5"
+    after, _ = play(after, 0, {"type": "discard-tile", "card": "G9"})
+    assert after.phase == "draw"
+    assert {m["type"] for m in GAME.legal_moves(after, 0)} == {"draw"}
+
+
+def test_a_clover_move_onto_a_stack_cell_takes_a_stone():
+    state = start({"c16": "clover"}, s1="c12")
+    after, facts = play(state, 0, {"type": "move", "pawn": "s1", "to": "c16", "card": "R8"},
+                        {"type": "clover", "pawn": "s1", "to": "c21"}, seq=20)
+    assert [(s.colour, s.cell, s.event) for s in after.players[0].stones] == [("B", "c21", 21)]
+    assert after.stacks == (5, 5, 5, 4, 5) and after.phase == "draw"
