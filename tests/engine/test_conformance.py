@@ -2,7 +2,8 @@
 
 Seeded random legal playouts to the end: every listed legal move is accepted, the views have
 the one shape of `engine.game.compose_view` and leak nothing, every state survives a JSON round
-trip, and folding the log reproduces every state and the score exactly.
+trip, folding the log reproduces every state and the score exactly, and every listed move fits
+the game's move schema, so the service would take it.
 """
 
 import json
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from engine import codec, log
 from engine.game import SPECTATOR, TABLE
 from engine.games import GAMES
+from schemas.moves import MOVES
 from tests.engine.playout import play
 
 CASES = [(name, n) for name, game in sorted(GAMES.items()) for n in game.seat_counts]
@@ -68,6 +70,15 @@ def test_views_show_each_seat_only_its_own_secrets(name, seats, seed, rnd):
             assert dumps({k: v for k, v in mine.items() if k != "you"}) == dumps(public)
             assert dumps(mine["you"]) == dumps(everything["private"][seat])
         json.dumps(everything)
+
+
+@pytest.mark.parametrize(("name", "seats"), CASES)
+def test_every_listed_legal_move_fits_the_move_schema_the_service_checks(name, seats):
+    game, schemas = GAMES[name], MOVES[name]
+    for state in play(game, seats, "schema", random.Random(seats)).states[:-1]:
+        for seat in game.to_act(state):
+            for move in game.legal_moves(state, seat):
+                assert schemas[move["type"]]().validate(move) == {}, move
 
 
 @pytest.mark.parametrize(("name", "seats"), CASES)

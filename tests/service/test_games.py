@@ -131,6 +131,10 @@ def test_forged_token_is_401_even_for_reading(client):
 
 def test_boards_and_health_and_openapi(client):
     assert client.get("/v1/boards/coloretto").json["code"] == "no-such-board"
+    board = client.get("/v1/boards/keltis-nwnz")
+    assert board.status_code == 200
+    assert board.json["stand_in"] is True and len(board.json["cells"]) == 57
+    assert len(board.json["finals"]) == 5
     health = client.get("/healthz")
     assert health.status_code == 200 and health.json["redis"] == "ok"
     assert health.json["workers"] >= 1
