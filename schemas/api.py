@@ -7,6 +7,7 @@ shapes every client may rely on and feed /openapi.json. Answers are built as pla
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from engine.games import GAMES
+from workers.connection import LONGEST_WAIT_S
 
 
 class Strict(Schema):
@@ -34,7 +35,7 @@ class Submission(Strict):
 
 
 class Wait(Schema):
-    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=10))
+    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=LONGEST_WAIT_S))
 
 
 class At(Schema):
@@ -50,7 +51,10 @@ class GamesQuery(Schema):
     game = fields.String(validate=validate.OneOf(sorted(GAMES)))
     player = fields.String()
     status = fields.String(validate=validate.OneOf(["in-progress", "finished"]))
-    cursor = fields.String()
+    # The `next` of a previous page: a creation time, opaque to clients.
+    cursor = fields.String(
+        validate=validate.Regexp(r"^(\d+(\.\d+)?)?$", error="not a cursor given by a previous page")
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
@@ -116,6 +120,7 @@ class GameList(Schema):
 class State(Schema):
     version = fields.Integer()
     status = fields.String()
+    round = fields.Integer()
     to_act = fields.List(fields.Integer())
     state = fields.Dict()
 
@@ -145,6 +150,11 @@ class Verdict(Schema):
 
 
 class Entry(Schema):
+    """A log entry (CONTRACT.md section 5): these four fields, then its type's own."""
+
+    class Meta:
+        unknown = INCLUDE
+
     seq = fields.Integer()
     type = fields.String()
     at = fields.String()
@@ -194,17 +204,30 @@ class AuditReport(Schema):
     replay_ok = fields.Boolean(allow_none=True)
     mismatches = fields.List(fields.Dict())
     claims = fields.List(fields.Nested(Claim))
+    score = fields.Dict(allow_none=True)
+    claimed = fields.Dict()
+    number = fields.Integer()
+    version = fields.Integer()
     progress = fields.Dict()
     links = fields.Dict()
 
 
 class Problem(Schema):
+    """RFC 9457 problem details; extension members may follow (RFC 9457 section 3.2)."""
+
+    class Meta:
+        unknown = INCLUDE
+
     type = fields.String()
     title = fields.String()
     status = fields.Integer()
     detail = fields.String()
     code = fields.String()
     errors = fields.Dict()
+    # A rejected move: the submission, its verdict and the log version it left.
+    seq = fields.Integer()
+    verdict = fields.String()
+    version = fields.Integer()
 
 
 class Health(Schema):

@@ -6,15 +6,14 @@ defaults, then `test_config`, then the environment (REDIS_URL, and TABLELOG_* fo
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import orjson
-import redis
 from flask import Flask
 from flask.json.provider import JSONProvider
 
 from service import audits, games, meta, moves, problems
+from workers.connection import client, redis_url
 from workers.store import Store
 
 
@@ -31,12 +30,11 @@ class OrjsonProvider(JSONProvider):
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
-    app.config.from_mapping(REDIS_URL=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    app.config.from_mapping(REDIS_URL=redis_url())
     if test_config:
         app.config.from_mapping(test_config)
     app.config.from_prefixed_env("TABLELOG")
-    client = redis.Redis.from_url(app.config["REDIS_URL"], health_check_interval=30)
-    app.extensions["store"] = Store(client)
+    app.extensions["store"] = Store(client(app.config["REDIS_URL"]))
     problems.register(app)
     for blueprint in (games.bp, moves.bp, audits.bp, meta.bp):
         app.register_blueprint(blueprint)

@@ -28,7 +28,12 @@ def problem_response(status: int, code: str, detail: str, **extra: Any) -> Respo
         "code": code,
         **extra,
     }
-    return Response(orjson.dumps(body), status=status, mimetype="application/problem+json")
+    # Marshmallow keys the errors of a list's items by their index.
+    return Response(
+        orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS),
+        status=status,
+        mimetype="application/problem+json",
+    )
 
 
 def register(app: Flask) -> None:
@@ -45,7 +50,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http(e: HTTPException) -> Response:
         code = HTTPStatus(e.code).phrase.lower().replace(" ", "-").replace("'", "")
-        return problem_response(e.code, code, e.description or HTTPStatus(e.code).phrase)
+        answer = problem_response(e.code, code, e.description or HTTPStatus(e.code).phrase)
+        # Keep what the exception says beyond its body, such as a 405's `Allow`.
+        answer.headers.extend((k, v) for k, v in e.get_headers() if k.lower() != "content-type")
+        return answer
 
     @app.errorhandler(Exception)
     def _crash(e: Exception) -> Response:

@@ -109,6 +109,10 @@ def test_list_filters_and_pages(client):
     assert ids == [g.id for g in mine] + [other.id]
     assert client.get("/v1/games?status=finished&player=xia").json["games"] == []
     assert client.get("/v1/games?status=done").json["code"] == "invalid-request"
+    first = client.get("/v1/games?player=xia&limit=2&cursor=").json["games"]
+    assert [g["id"] for g in first] == ids[:2]
+    refused = client.get("/v1/games?cursor=1e9x").json
+    assert refused["errors"] == {"cursor": ["not a cursor given by a previous page"]}
 
 
 def test_spectator_state_has_no_deck_and_table_state_has_it(client):

@@ -18,6 +18,9 @@ def requests(game):
         ("post", "/v1/games", {"game": "coloretto", "players": ["a"]}, {}, 400),
         ("get", "/v1/games/nope", None, {}, 404),
         ("get", "/v1/games?limit=0", None, {}, 400),
+        ("get", "/v1/games?cursor=%3E%C3%9C", None, {}, 400),
+        ("post", "/v1/games", {"game": "hermit", "players": ["a", "b"], "decks": [True]}, {},
+         400),
         ("get", game.url("/state?at=x"), None, {}, 400),
         ("get", game.url("/state"), None, bearer("nope"), 401),
         ("get", game.url("/moves/1"), None, {}, 404),
@@ -35,6 +38,7 @@ def requests(game):
         ("get", "/v1/boards/coloretto", None, {}, 404),
         ("get", "/v1/nothing-here", None, {}, 404),
         ("delete", "/v1/games", None, {}, 405),
+        ("put", "/healthz", None, {}, 405),
     ]
 
 
@@ -48,3 +52,9 @@ def test_every_error_is_problem_json_with_a_code(client, game):
         assert re.fullmatch(r"[a-z]+(-[a-z]+)*", problem["code"]), problem
         assert problem["type"].endswith(problem["code"])
         assert problem["title"] and problem["detail"]
+
+
+def test_a_refused_method_names_the_allowed_ones(client):
+    answer = client.delete("/v1/games")
+    assert answer.status_code == 405
+    assert {"GET", "POST"} <= {m.strip() for m in answer.headers["Allow"].split(",")}

@@ -1,0 +1,90 @@
+"""Every answer of the API fits what /openapi.json promises for its route and status.
+
+Clients are generated from that document, so an answer with a field it does not declare, or
+an error body that is not a Problem, breaks them: each request below is checked against it.
+"""
+
+import random
+import re
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from tests.api import create
+
+
+class Checked:
+    """A test client whose every JSON answer is validated against the OpenAPI document."""
+
+    def __init__(self, client):
+        self.client = client
+        self.spec = client.get("/openapi.json").json
+        self.routes = [
+            (re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$"), operations)
+            for path, operations in self.spec["paths"].items()
+        ]
+        self.checked = 0
+
+    def get(self, url, **kw):
+        return self._check("get", url, self.client.get(url, **kw))
+
+    def post(self, url, **kw):
+        return self._check("post", url, self.client.post(url, **kw))
+
+    def _check(self, method, url, answer):
+        operation = self._operation(method, url.split("?")[0])
+        declared = operation["responses"]
+        response = declared.get(str(answer.status_code), declared["default"])
+        content = response.get("content", {}).get(answer.content_type)
+        if content is not None:
+            schema = {**content["schema"], "components": self.spec["components"]}
+            Draft202012Validator(schema).validate(answer.json)
+            self.checked += 1
+        return answer
+
+    def _operation(self, method, path):
+        for pattern, operations in self.routes:
+            if pattern.match(path) and method in operations:
+                return operations[method]
+        raise AssertionError(f"{method.upper()} {path} is not in /openapi.json")
+
+
+@pytest.fixture
+def checked(client):
+    return Checked(client)
+
+
+def test_every_answer_of_a_whole_game_fits_the_openapi_document(checked):
+    game = create(checked, players=("ann", "bob", "cid"), seed="openapi", options={"deals": 1})
+    first = game.move(0, {"type": "take", "row": 0})
+    assert first.status_code == 422
+    game.play_to_end(random.Random(7))
+    for url in ["/v1/games", "/v1/games?game=coloretto&limit=1", "/healthz",
+                "/v1/boards/keltis-nwnz", "/v1/boards/coloretto", "/v1/games/nope"]:
+        checked.get(url)
+    for tail in ["", "/state", "/state?at=3", "/legal-moves", "/moves/2", "/events",
+                 "/score", "/score?at=5"]:
+        checked.get(game.url(tail), headers=game.seat(1))
+    checked.post(game.url("/audit"), json={"claimed": {"0": 41}})
+    audit = checked.post(game.url("/audit?wait=10"), json={"claimed": {"0": 41}})
+    assert audit.status_code == 200 and audit.json["ok"]
+    checked.get(game.url("/audits/1?wait=10"))
+    replay = checked.get(game.url("/replay")).json
+    assert checked.post("/v1/replays/verify", json=replay).json["ok"]
+    tampered = {**replay, "entries": replay["entries"][1:]}
+    assert not checked.post("/v1/replays/verify", json=tampered).json["ok"]
+    assert checked.checked > 30
+
+
+def test_every_refusal_fits_the_openapi_document(checked):
+    game = create(checked)
+    for answer in [
+        checked.get("/v1/games?cursor=not-one"),
+        checked.post("/v1/games", json={"game": "hermit", "players": ["a", "b"], "decks": [1]}),
+        checked.get(game.url("/state?at=x")),
+        checked.get(game.url("/state"), headers={"Authorization": "Bearer forged"}),
+        checked.post(game.url("/moves"), json={"move": {"type": "jump"}}, headers=game.seat(0)),
+        checked.post(game.url("/audit"), json={"claimed": {"x": 1}}),
+    ]:
+        assert answer.status_code >= 400
+        assert answer.content_type == "application/problem+json"
