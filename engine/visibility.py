@@ -34,3 +34,14 @@ def _redact(value: Any, viewer: Viewer) -> Any:
     return {
         k: None if private and k in hidden else _redact(v, viewer) for k, v in value.items()
     }
+
+
+def is_redacted(value: Any) -> bool:
+    """Whether some field of `value` was withheld from its viewer (is hidden and null)."""
+    if isinstance(value, list):
+        return any(is_redacted(v) for v in value)
+    if not isinstance(value, dict):
+        return False
+    if any(value.get(k) is None for k in value.get("hidden") or ()):
+        return True
+    return any(is_redacted(v) for v in value.values())

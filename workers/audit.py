@@ -15,6 +15,7 @@ import orjson
 from engine import codec, log
 from engine.game import TABLE
 from engine.games import GAMES
+from engine.visibility import is_redacted
 from workers.store import Store
 
 PROGRESS_EVERY = 200
@@ -38,16 +39,15 @@ def report(
     is compared with the rebuild at the same log version; `claimed` maps seats to totals.
     """
     mismatches: list[dict[str, Any]] = []
-    broken = log.broken_links(entries)
-    mismatches += [{"seq": seq, "what": "hash"} for seq in broken]
+    chain_ok, redacted = _chain(entries, mismatches)
     created = entries[0] if entries and entries[0].get("type") == log.CREATED else None
     if created is None or created.get("game") not in GAMES:
         mismatches.append({"seq": 1, "what": "game-created entry missing or of an unknown game"})
-        return _report(False, None, False, mismatches, [])
+        return _report(False, None, False, mismatches, [], redacted)
     game = GAMES[created["game"]]
     seed_ok = _seed_ok(created, entries, seed, decks, mismatches)
     if seed is None and not decks:
-        return _report(not broken, seed_ok, None, mismatches, [])
+        return _report(chain_ok, seed_ok, None, mismatches, [], redacted)
 
     table = log.table_of(created, seed or "", decks or [])
     verdicts = {e["of"]: e for e in entries if e["type"] in (log.ACCEPTED, log.REJECTED)}
@@ -67,17 +67,34 @@ def report(
     score = game.score(state)
     claims = _claims(score, claimed or {})
     replay_ok = not any(m["what"] != "hash" for m in mismatches)
-    return _report(not broken, seed_ok, replay_ok, mismatches, claims, score.to_json(
-        created["players"]))
+    return _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted,
+                   score.to_json(created["players"]))
 
 
-def _report(chain_ok, seed_ok, replay_ok, mismatches, claims, score=None) -> dict[str, Any]:
+def _chain(entries, mismatches) -> tuple[bool | None, list[int]]:
+    """Whether the hash chain holds, and the entries it cannot tell about.
+
+    An entry redacted for the caller (a replay downloaded while the game runs) no longer hashes
+    to its `hash`: that is no evidence of tampering, only of what the caller may not see. The
+    chain is then unknown (None) unless some other entry breaks it.
+    """
+    broken = log.broken_links(entries)
+    redacted = [seq for seq in broken if is_redacted(entries[seq - 1])]
+    mismatches += [{"seq": seq, "what": "hash"} for seq in broken if seq not in redacted]
+    if len(redacted) < len(broken):
+        return False, redacted
+    return (None if redacted else True), redacted
+
+
+def _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted, score=None
+            ) -> dict[str, Any]:
     return {
         "ok": bool(chain_ok and seed_ok is not False and replay_ok and not mismatches),
         "hash_chain_ok": chain_ok,
         "seed_ok": seed_ok,
         "replay_ok": replay_ok,
         "mismatches": mismatches,
+        "redacted": redacted,
         "claims": claims,
         "score": score,
     }

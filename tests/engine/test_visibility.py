@@ -1,7 +1,7 @@
 """Redaction of log entries: hidden fields are for their seat alone while the game runs."""
 
 from engine.game import SPECTATOR, TABLE
-from engine.visibility import redact, sees_everything
+from engine.visibility import is_redacted, redact, sees_everything
 
 ENTRY = {
     "seq": 5,
@@ -64,3 +64,11 @@ def test_redaction_does_not_change_the_entry_it_is_given():
     before = repr(ENTRY)
     redact(ENTRY, SPECTATOR)
     assert repr(ENTRY) == before
+
+
+def test_an_entry_knows_whether_something_was_withheld_from_its_viewer():
+    assert not is_redacted(ENTRY)
+    assert is_redacted(redact(ENTRY, SPECTATOR))
+    assert is_redacted(redact(ENTRY, 1))  # seat 2's hand is withheld from seat 1
+    assert not is_redacted(redact(ENTRY, TABLE))
+    assert not is_redacted(redact({**ENTRY, "effects": ENTRY["effects"][:2]}, 1))

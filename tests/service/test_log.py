@@ -129,6 +129,30 @@ def test_a_replay_verifies_and_a_tampered_one_fails(client):
     assert client.post("/v1/replays/verify", json=wrong_seed).json["seed_ok"] is False
 
 
+def test_a_replay_of_a_running_game_says_which_entries_it_cannot_check(client):
+    """Redacted entries no longer hash to their `hash`: unknown, not tampered."""
+    game = create(client, seed="running")
+    game.move(0, {"type": "draw"})
+    game.move(0, {"type": "place", "row": 0})
+    game.move(0, {"type": "take", "row": 0})  # refused: not seat 0's turn
+    spectated = client.get(game.url("/replay")).json
+    report = client.post("/v1/replays/verify", json=spectated).json
+    submissions = [e["seq"] for e in spectated["entries"] if e["type"] == "move-submitted"]
+    refusal = [e["seq"] for e in spectated["entries"] if e["type"] == "move-rejected"]
+    assert report["hash_chain_ok"] is None and report["ok"] is False
+    assert report["mismatches"] == [] and report["redacted"] == sorted(submissions + refusal)
+
+    own = client.get(game.url("/replay"), headers=game.seat(0)).json
+    report = client.post("/v1/replays/verify", json=own).json
+    assert report["hash_chain_ok"] is True and report["redacted"] == []
+
+    tampered = copy.deepcopy(spectated)
+    tampered["entries"][0]["players"] = ["ann", "bob", "eve"]
+    report = client.post("/v1/replays/verify", json=tampered).json
+    assert report["hash_chain_ok"] is False
+    assert report["mismatches"][0] == {"seq": 1, "what": "hash"}
+
+
 def test_verify_rejects_documents_that_are_not_replays(client):
     answer = client.post("/v1/replays/verify", json={"format": "x"})
     assert answer.status_code == 400 and answer.json["code"] == "invalid-request"
