@@ -2,8 +2,9 @@
 
 Seeded random legal playouts to the end: every listed legal move is accepted, the views have
 the one shape of `engine.game.compose_view` and leak nothing, every state survives a JSON round
-trip, folding the log reproduces every state and the score exactly, and every listed move fits
-the game's move schema, so the service would take it.
+trip, folding the log reproduces every state and the score exactly, every listed move fits
+the game's move schema, so the service would take it, and the engine accepts no move that is
+not listed.
 """
 
 import json
@@ -14,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import codec, log
-from engine.game import SPECTATOR, TABLE
+from engine.game import SPECTATOR, TABLE, IllegalMove
 from engine.games import GAMES
 from schemas.moves import MOVES
 from tests.engine.playout import play
@@ -79,6 +80,33 @@ def test_every_listed_legal_move_fits_the_move_schema_the_service_checks(name, s
         for seat in game.to_act(state):
             for move in game.legal_moves(state, seat):
                 assert schemas[move["type"]]().validate(move) == {}, move
+
+
+@pytest.mark.parametrize(("name", "seats"), CASES)
+def test_the_engine_accepts_exactly_the_listed_legal_moves(name, seats):
+    """Moves seen listed somewhere in other games are tried at every step of this one: each is
+    refused unless listed, or is another spelling of a listed move (the same outcome)."""
+    game, rnd = GAMES[name], random.Random(seats)
+    seen = {dumps(m): m for i in range(2) for state in play(game, seats, f"u{i}", rnd).states
+            for seat in range(seats) for m in game.legal_moves(state, seat)}
+    universe = list(seen.values())
+    for state in play(game, seats, "accepts", rnd).states[:-1]:
+        for seat in range(seats):
+            listed = {dumps(m): m for m in game.legal_moves(state, seat)}
+            for move in rnd.sample(universe, min(25, len(universe))):
+                outcome = _outcome(game, state, seat, move)
+                if dumps(move) in listed:
+                    assert outcome is not None, f"a listed move was refused: {move}"
+                elif outcome is not None:
+                    spellings = [_outcome(game, state, seat, m) for m in listed.values()]
+                    assert outcome in spellings, f"accepted but not listed: {move}"
+
+
+def _outcome(game, state, seat, move):
+    try:
+        return dumps(codec.encode(game.apply(state, seat, move, 10**6).state))
+    except IllegalMove:
+        return None
 
 
 @pytest.mark.parametrize(("name", "seats"), CASES)
