@@ -14,9 +14,11 @@ shard. Per game:
                     at (log version they describe), status, to_act, round, state (engine state),
                     score, and `view:<viewer>` per seat, spectator and table;
 - `tl:{id}:audit:<n>` the report of audit n.
-Global keys: `tl:games` (sorted set of ids by creation), `tl:dirty` (sorted set of games with
-submissions to judge, oldest first), `tl:claimed` (games a drain job is judging, scored by the
-time its claim lapses) and `tl:drain:<slot>` (a drain job is queued or running in that slot).
+Global keys: `tl:games` (sorted set of ids by creation) and the scheduler's, which one script
+may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
+with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
+scored by the time its claim lapses) and `tl:{sched}:drain:<slot>` (a drain job is queued or
+running in that slot). No script or transaction spans two hash tags.
 
 Every write that must not half-happen goes through one Lua script, `_APPEND`: it checks the
 expected version, the idempotency key and that no verdict is written twice, then appends the
@@ -39,9 +41,9 @@ import redis
 from engine import log
 
 GAMES = "tl:games"
-DIRTY = "tl:dirty"
-CLAIMED = "tl:claimed"
-DRAINING = "tl:drain:{}"
+DIRTY = "tl:{sched}:dirty"
+CLAIMED = "tl:{sched}:claimed"
+DRAINING = "tl:{{sched}}:drain:{}"
 DRAINERS = 2
 
 # With no game id (ARGV[2] empty) it only opens a slot for the games already waiting.
@@ -206,13 +208,14 @@ class Store:
             "hash": entry["hash"],
             "submitted": 0,
         }
+        # Listed first: a listing skips an id whose game is not there (yet, or ever).
+        self.redis.zadd(GAMES, {game_id: time.time()})
         pipe = self.redis.pipeline(transaction=True)
         pipe.xadd(k["log"], {"e": dumps(entry)}, id="1-0")
         pipe.hset(k["meta"], mapping=meta)
         pipe.hset(k["secret"], mapping={"seed": secret["seed"], "decks": dumps(secret["decks"])})
         pipe.hset(k["auth"], mapping={token_digest(t): role for t, role in tokens.items()})
         pipe.hset(k["proj"], mapping={**projection, "at": 1})
-        pipe.zadd(GAMES, {game_id: time.time()})
         pipe.execute()
         return entry
 
