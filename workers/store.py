@@ -17,8 +17,9 @@ shard. Per game:
 Global keys: `tl:games` (sorted set of ids by creation) and the scheduler's, which one script
 may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
 with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
-scored by the time its claim lapses) and `tl:{sched}:drain:<slot>` (a drain job is queued or
-running in that slot). No script or transaction spans two hash tags.
+scored by the time its claim lapses), `tl:{sched}:drain:<slot>` (a drain job is queued or
+running in that slot) and `tl:{sched}:bell` (rung when a game is marked, for a waiting drain).
+No script or transaction spans two hash tags.
 
 Every write that must not half-happen goes through one Lua script, `_APPEND`: it checks the
 expected version, the idempotency key and that no verdict is written twice, then appends the
@@ -44,14 +45,21 @@ GAMES = "tl:games"
 DIRTY = "tl:{sched}:dirty"
 CLAIMED = "tl:{sched}:claimed"
 DRAINING = "tl:{{sched}}:drain:{}"
+BELL = "tl:{sched}:bell"
 DRAINERS = 2
 
-# With no game id (ARGV[2] empty) it only opens a slot for the games already waiting.
+# Mark a game dirty and ring the bell (KEYS[2]) for a drain waiting for work; one token is
+# enough to wake a waiter, so the bell never holds more. With no game id (ARGV[2] empty) it
+# only opens a slot for the games already waiting.
 _MARK_DIRTY = """
-if ARGV[2] ~= '' then redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2]) end
+if ARGV[2] ~= '' then
+  redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2])
+  redis.call('LPUSH', KEYS[2], 1)
+  redis.call('LTRIM', KEYS[2], 0, 0)
+end
 local backlog = redis.call('ZCARD', KEYS[1])
-for slot = 0, #KEYS - 2 do
-  if slot < backlog and redis.call('SET', KEYS[slot + 2], 1, 'NX', 'EX', ARGV[3]) then
+for slot = 0, #KEYS - 3 do
+  if slot < backlog and redis.call('SET', KEYS[slot + 3], 1, 'NX', 'EX', ARGV[3]) then
     return slot
   end
 end
@@ -150,7 +158,6 @@ def keys(game_id: str) -> dict[str, str]:
 _LOCK_MS = 30_000
 _DRAIN_FLAG_S = 10
 _CLAIM_S = 30
-_IDLE_POLL_S = 0.01
 
 
 @dataclass(frozen=True)
@@ -426,14 +433,17 @@ class Store:
         Without a game it only opens a slot for games already waiting (a worker starting up).
         """
         flags = [DRAINING.format(slot) for slot in range(DRAINERS)]
-        slot = self._mark_dirty(keys=[DIRTY, *flags], args=[time.time(), game_id, _DRAIN_FLAG_S])
+        slot = self._mark_dirty(
+            keys=[DIRTY, BELL, *flags], args=[time.time(), game_id, _DRAIN_FLAG_S]
+        )
         return None if slot < 0 else int(slot)
 
     def next_dirty(self, slot: int, linger_s: float) -> str | None:
         """Claim the game marked dirty longest ago, waiting up to `linger_s` for one to appear.
 
         The claim lapses after a while, so a game whose job died before judging it is not lost:
-        `reclaim_lapsed` puts it back. Call `judged` once the game is judged.
+        `reclaim_lapsed` puts it back. Call `judged` once the game is judged. Claiming is one
+        script, so it cannot block; waiting blocks on the bell that marking a game rings.
         """
         deadline = time.monotonic() + linger_s
         while True:
@@ -441,9 +451,10 @@ class Store:
                 keys=[DIRTY, CLAIMED, DRAINING.format(slot)],
                 args=[time.time() + _CLAIM_S, _DRAIN_FLAG_S],
             )
-            if claimed is not None or time.monotonic() >= deadline:
+            left = deadline - time.monotonic()
+            if claimed is not None or left <= 0:
                 return claimed.decode() if claimed is not None else None
-            time.sleep(_IDLE_POLL_S)
+            self.redis.blpop([BELL], timeout=left)
 
     def judged(self, game_id: str) -> None:
         self.redis.zrem(CLAIMED, game_id)

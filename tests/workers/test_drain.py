@@ -4,6 +4,7 @@ These tests use a Redis database no worker process listens on, so that each step
 when the test makes it happen.
 """
 
+import threading
 import time
 
 import pytest
@@ -15,7 +16,7 @@ from service import create_app, handlers
 from tests.api import create
 from tests.conftest import start_workers, stop
 from workers import jobs
-from workers.store import CLAIMED, DIRTY, Store, keys
+from workers.store import BELL, CLAIMED, DIRTY, Store, keys
 
 
 @pytest.fixture
@@ -41,6 +42,20 @@ def pending_game(store, seed="d"):
 
 def verdicts(store, game_id):
     return [e["type"] for e in store.entries(game_id) if e["type"] != log.SUBMITTED][1:]
+
+
+def test_a_waiting_drain_is_woken_by_the_bell_a_marked_game_rings(store):
+    """A drain waiting for work blocks on the bell rather than polling the dirty set."""
+    first, second = pending_game(store, "x"), pending_game(store, "y")
+    store.mark_dirty(first)
+    store.mark_dirty(first)
+    assert store.redis.llen(BELL) == 1  # one token wakes a waiter; it never piles up
+    assert store.next_dirty(0, linger_s=0) == first
+    store.redis.delete(BELL)
+    later = threading.Timer(0.2, store.mark_dirty, [second])
+    later.start()
+    assert store.next_dirty(0, linger_s=30) == second
+    later.join()
 
 
 def test_a_game_claimed_by_a_job_that_died_is_judged_once_its_claim_lapses(store):
