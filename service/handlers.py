@@ -208,7 +208,7 @@ def _to_judge(store: Store, game_id: str, appended: Appended) -> bool:
 def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
     schemas = MOVES[game]
     kind = move.get("type")
-    if kind not in schemas:
+    if not isinstance(kind, str) or kind not in schemas:
         raise Problem(
             400,
             "invalid-move",

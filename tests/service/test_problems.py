@@ -28,6 +28,7 @@ def requests(game):
         ("post", game.url("/moves"), {"move": {"type": "draw"}}, {}, 401),
         ("post", game.url("/moves"), {"move": {"type": "draw"}, "seat": 2}, seat0, 403),
         ("post", game.url("/moves"), {"move": {"type": "jump"}}, seat0, 400),
+        ("post", game.url("/moves"), {"move": {"type": {"draw": 1}}}, seat0, 400),
         ("post", game.url("/moves"), {"move": {"type": "draw"}}, table, 400),
         ("post", game.url("/moves?wait=99"), {"move": {"type": "draw"}}, seat0, 400),
         ("post", game.url("/moves"), {"move": {"type": "draw"}, "expected_version": 9}, seat0,
