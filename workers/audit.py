@@ -79,11 +79,11 @@ def _chain(entries, mismatches) -> tuple[bool | None, list[int]]:
     chain is then unknown (None) unless some other entry breaks it.
     """
     broken = log.broken_links(entries)
-    redacted = [seq for seq in broken if is_redacted(entries[seq - 1])]
+    redacted = {seq for seq in broken if is_redacted(entries[seq - 1])}
     mismatches += [{"seq": seq, "what": "hash"} for seq in broken if seq not in redacted]
     if len(redacted) < len(broken):
-        return False, redacted
-    return (None if redacted else True), redacted
+        return False, sorted(redacted)
+    return (None if redacted else True), sorted(redacted)
 
 
 def _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted, score=None
