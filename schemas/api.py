@@ -43,8 +43,15 @@ class At(Schema):
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(validate=validate.Range(min=0))
     limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
+    follow = fields.Boolean(load_default=False)
+
+
+class ViewsQuery(Schema):
+    first = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    last = fields.Integer(data_key="to", validate=validate.Range(min=1))
+    score = fields.Boolean(load_default=False)
 
 
 class GamesQuery(Schema):
@@ -56,6 +63,7 @@ class GamesQuery(Schema):
         validate=validate.Regexp(r"^(\d+(\.\d+)?)?$", error="not a cursor given by a previous page")
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    order = fields.String(load_default="oldest", validate=validate.OneOf(["oldest", "newest"]))
 
 
 class AuditRequest(Strict):
@@ -164,6 +172,22 @@ class Entry(Schema):
 class Events(Schema):
     events = fields.List(fields.Nested(Entry))
     next = fields.Integer(allow_none=True)
+
+
+class Step(Schema):
+    at = fields.Integer()
+    status = fields.String(validate=validate.OneOf(["in-progress", "finished"]))
+    round = fields.Integer()
+    to_act = fields.List(fields.Integer())
+    state = fields.Dict()
+    score = fields.Nested("ScoreBreakdown")
+
+
+class Views(Schema):
+    version = fields.Integer()
+    first = fields.Integer(data_key="from")
+    last = fields.Integer(data_key="to")
+    steps = fields.List(fields.Nested(Step))
 
 
 class Component(Schema):

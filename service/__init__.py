@@ -30,7 +30,8 @@ class OrjsonProvider(JSONProvider):
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
-    app.config.from_mapping(REDIS_URL=redis_url())
+    # A followed log is sent for at most this long a connection (the client reconnects).
+    app.config.from_mapping(REDIS_URL=redis_url(), FOLLOW_SECONDS=25)
     if test_config:
         app.config.from_mapping(test_config)
     app.config.from_prefixed_env("TABLELOG")

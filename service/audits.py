@@ -3,7 +3,7 @@
 from flask import Blueprint
 
 from schemas import api
-from service import handlers
+from service import handlers, timeline
 from service.web import answer, body, game, query, store
 
 bp = Blueprint("audits", __name__, url_prefix="/v1")
@@ -28,3 +28,8 @@ def audit_report(game_id: str, number: int):
 @bp.post("/replays/verify")
 def verify():
     return answer(handlers.verify(body(api.ReplayDocument)))
+
+
+@bp.post("/replays/views")
+def replay_views():
+    return answer(timeline.uploaded(body(api.ReplayDocument), query(api.ViewsQuery)))

@@ -1,10 +1,10 @@
-"""Games: create, list, summary, state, legal moves, score."""
+"""Games: create, list, summary, state, legal moves, score, the log and the views of a range."""
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 from schemas import api
-from service import handlers
-from service.streams import ndjson
+from service import handlers, streams, timeline
+from service.problems import Problem
 from service.web import answer, body, game, query, store
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games")
@@ -32,6 +32,11 @@ def state(game_id: str):
     return answer(handlers.state(store(), game(game_id), at))
 
 
+@bp.get("/<game_id>/views")
+def views(game_id: str):
+    return answer(timeline.stored(store(), game(game_id), query(api.ViewsQuery)))
+
+
 @bp.get("/<game_id>/legal-moves")
 def legal_moves(game_id: str):
     return answer(handlers.legal_moves(store(), game(game_id)))
@@ -53,7 +58,19 @@ def replay(game_id: str):
 @bp.get("/<game_id>/events")
 def events(game_id: str):
     page = query(api.EventsQuery)
-    found, following = handlers.events(store(), game(game_id), page["after"], page["limit"])
-    if request.accept_mimetypes.best == "application/x-ndjson":
-        return ndjson(found)
+    seen = game(game_id)
+    after = streams.resume_point(page.get("after"), request.headers.get("Last-Event-ID"))
+    form = request.accept_mimetypes.best
+    if page["follow"]:
+        if form not in (streams.NDJSON, streams.SSE):
+            raise Problem(
+                406,
+                "not-acceptable",
+                f"following streams the log: accept {streams.SSE} or {streams.NDJSON}",
+            )
+        entries = streams.following(store(), seen, after, current_app.config["FOLLOW_SECONDS"])
+        return (streams.ndjson if form == streams.NDJSON else streams.server_sent)(entries)
+    found, following = handlers.events(store(), seen, after, page["limit"])
+    if form == streams.NDJSON:
+        return streams.ndjson(found)
     return answer({"events": found, "next": following})

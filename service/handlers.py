@@ -22,6 +22,7 @@ from schemas import loader
 from schemas.moves import MOVES
 from service.auth import Seen
 from service.problems import Problem
+from service.timeline import replay_secret
 from workers import queue
 from workers.audit import report
 from workers.store import Appended, Store, now
@@ -114,22 +115,28 @@ def summary(store: Store, seen: Seen) -> dict[str, Any]:
 
 
 def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
-    """Oldest first; `next` is an opaque cursor to pass back for the following page."""
-    start = float(query["cursor"]) if query.get("cursor") else 0.0
+    """Oldest first (or `order=newest`); `next` is an opaque cursor for the following page.
+
+    Filters are applied to the games as they are read, in batches that double in size, so a
+    filter that matches few games of many costs a few round trips, not one per batch of 200.
+    """
+    newest = query["order"] == "newest"
+    start = float(query["cursor"]) if query.get("cursor") else None
     found: list[dict[str, Any]] = []
     cursor: str | None = None
+    size = 100
     while len(found) < query["limit"]:
-        batch = store.game_ids(start, 200)
+        batch = store.game_ids(start, size, newest)
         if not batch:
             cursor = None
             break
         for (game_id, created), meta in zip(batch, store.metas([g for g, _ in batch]), strict=True):
-            cursor = repr(created + 1e-6)
+            cursor = repr(created - 1e-6 if newest else created + 1e-6)
             if meta is not None and _matches(meta, query):
                 found.append(_listed(game_id, meta))
                 if len(found) == query["limit"]:
                     break
-        start = float(cursor)
+        start, size = float(cursor), min(2 * size, 3200)
     return {"games": found, "next": cursor if len(found) == query["limit"] else None}
 
 
@@ -380,12 +387,7 @@ def audit_report(
 def verify(document: dict[str, Any]) -> dict[str, Any]:
     """Check an uploaded replay document offline: the audit report, no stored game needed."""
     entries = document["entries"]
-    seed = document.get("seed")
-    if seed is not None:
-        revealed = [e for e in entries if e.get("type") == log.FINISHED]
-        decks = revealed[-1].get("decks") if revealed else []
-    else:
-        decks = (document.get("deal") or {}).get("decks") or []
+    seed, decks = replay_secret(document)
     stored = {"at": len(entries), "score": document["score"]} if document.get("score") else None
     try:
         return report(entries, seed, decks, stored)

@@ -18,13 +18,14 @@ from schemas.moves import MOVES
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 _SEQ = {"name": "seq", "in": "path", "required": True, "schema": {"type": "integer"}}
 _NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
-_AUTH = {
-    "name": "Authorization",
-    "in": "header",
-    "required": False,
-    "description": "Bearer seat or table token; none makes the caller a spectator",
-    "schema": {"type": "string"},
-}
+
+
+def _header(name: str, description: str) -> dict[str, Any]:
+    return {"name": name, "in": "header", "required": False, "description": description,
+            "schema": {"type": "string"}}
+
+
+_AUTH = _header("Authorization", "Bearer seat or table token; none makes the caller a spectator")
 
 
 def _q(name: str, kind: str, description: str) -> dict[str, Any]:
@@ -35,13 +36,41 @@ def _q(name: str, kind: str, description: str) -> dict[str, Any]:
 _WAIT = _q("wait", "number", "seconds (at most 10) to wait for the outcome")
 _AT = _q("at", "integer", "answer as of right after this log entry")
 
+_FOLLOW = (
+    "stream the entries after `after`, then each one as it lands (needs Accept"
+    " text/event-stream or application/x-ndjson). A connection lasts at most about 25 s and ends"
+    " once the game is finished: reconnect with `after` = the last seq received, or let"
+    " EventSource send Last-Event-ID"
+)
+_LAST_EVENT_ID = _header(
+    "Last-Event-ID", "with text/event-stream and no `after`: resume after this seq"
+)
+_EVENTS = {
+    "application/json": api.Events,
+    "application/x-ndjson": {
+        "schema": {"type": "string", "description": "one redacted entry a line"},
+    },
+    "text/event-stream": {
+        "schema": {
+            "type": "string",
+            "description": "server-sent events: `id` is the entry's seq, `data` its JSON",
+        },
+    },
+}
+_RANGE = [
+    _q("from", "integer", "first entry of the range (default 1)"),
+    _q("to", "integer", "last entry of the range (default the log's version)"),
+    _q("score", "boolean", "list each step's score breakdown too (ranges of at most 200 entries)"),
+]
+
 # path, method, summary, parameters, request schema, {status: answer schema}
 _ROUTES: list[tuple[str, str, str, list, Any, dict[int, Any]]] = [
     ("/v1/games", "post", "Create a game", [], api.CreateGame, {201: api.Created}),
     ("/v1/games", "get", "List games", [
         _q("game", "string", "only this game"), _q("player", "string", "only with this player"),
         _q("status", "string", "in-progress or finished"), _q("cursor", "string", "from `next`"),
-        _q("limit", "integer", "page size")], None, {200: api.GameList}),
+        _q("limit", "integer", "page size"),
+        _q("order", "string", "oldest (the default) or newest first")], None, {200: api.GameList}),
     ("/v1/games/{game_id}", "get", "Summary of a game", [_GAME_ID], None, {200: api.Summary}),
     ("/v1/games/{game_id}/state", "get", "The state as the caller may see it",
      [_GAME_ID, _AT, _AUTH], None, {200: api.State}),
@@ -56,7 +85,10 @@ _ROUTES: list[tuple[str, str, str, list, Any, dict[int, Any]]] = [
      [_GAME_ID, _SEQ, _AUTH], None, {200: api.Verdict}),
     ("/v1/games/{game_id}/events", "get", "The log, redacted for the caller (JSON or NDJSON)",
      [_GAME_ID, _AUTH, _q("after", "integer", "entries after this seq"),
-      _q("limit", "integer", "at most this many")], None, {200: api.Events}),
+      _q("limit", "integer", "at most this many (not when following)"),
+      _q("follow", "boolean", _FOLLOW), _LAST_EVENT_ID], None, {200: _EVENTS}),
+    ("/v1/games/{game_id}/views", "get", "The caller's view at every step of a range of the log",
+     [_GAME_ID, _AUTH, *_RANGE], None, {200: api.Views}),
     ("/v1/games/{game_id}/replay", "get", "The replay document, as a download",
      [_GAME_ID, _AUTH], None, {200: None}),
     ("/v1/games/{game_id}/score", "get", "The score breakdown with provenance",
@@ -67,6 +99,9 @@ _ROUTES: list[tuple[str, str, str, list, Any, dict[int, Any]]] = [
      [_GAME_ID, _NUMBER, _WAIT, _AUTH], None, {200: api.AuditReport, 202: api.AuditReport}),
     ("/v1/replays/verify", "post", "Verify an uploaded replay document", [],
      api.ReplayDocument, {200: api.AuditReport}),
+    ("/v1/replays/views", "post",
+     "The table at every step of an uploaded replay (one that reveals its seed or deal)",
+     _RANGE, api.ReplayDocument, {200: api.Views, 422: api.Problem}),
     ("/v1/boards/{name}", "get", "A game's board as data",
      [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
      None, {200: None}),
@@ -94,9 +129,14 @@ def spec() -> dict[str, Any]:
                 "content": {"application/json": {"schema": schema}},
             }
         for status, schema in answers.items():
-            kind = "application/problem+json" if schema is api.Problem else "application/json"
             body = {"description": str(status)}
-            if schema is not None:
+            if isinstance(schema, dict):
+                body["content"] = {
+                    kind: form if isinstance(form, dict) else {"schema": form}
+                    for kind, form in schema.items()
+                }
+            elif schema is not None:
+                kind = "application/problem+json" if schema is api.Problem else "application/json"
                 body["content"] = {kind: {"schema": schema}}
             operation["responses"][str(status)] = body
         operation["responses"]["default"] = {

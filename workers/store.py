@@ -250,9 +250,17 @@ class Store:
         seed, decks = self.redis.hmget(keys(game_id)["secret"], "seed", "decks")
         return seed.decode(), orjson.loads(decks)
 
-    def game_ids(self, start: float, limit: int) -> list[tuple[str, float]]:
-        """Games created at or after `start` (seconds), oldest first."""
-        found = self.redis.zrangebyscore(GAMES, start, "+inf", start=0, num=limit, withscores=True)
+    def game_ids(
+        self, start: float | None, limit: int, newest: bool = False
+    ) -> list[tuple[str, float]]:
+        """Games created at or after `start` (seconds), oldest first; or, `newest` first, at or
+        before it."""
+        if newest:
+            top = "+inf" if start is None else start
+            found = self.redis.zrevrangebyscore(GAMES, top, "-inf", 0, limit, withscores=True)
+        else:
+            bottom = "-inf" if start is None else start
+            found = self.redis.zrangebyscore(GAMES, bottom, "+inf", 0, limit, withscores=True)
         return [(g.decode(), score) for g, score in found]
 
     def metas(self, game_ids: Sequence[str]) -> list[dict[str, Any] | None]:

@@ -115,6 +115,20 @@ def test_list_filters_and_pages(client):
     assert refused["errors"] == {"cursor": ["not a cursor given by a previous page"]}
 
 
+def test_list_newest_first_pages_back_in_time(client):
+    games = [create(client, players=["qi", "ro", "su"]) for _ in range(5)]
+    ids, cursor = [], None
+    while True:
+        tail = f"&cursor={cursor}" if cursor else ""
+        page = client.get("/v1/games?player=su&order=newest&limit=2" + tail).json
+        ids += [g["id"] for g in page["games"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert ids == [g.id for g in reversed(games)]
+    assert client.get("/v1/games?order=random").json["code"] == "invalid-request"
+
+
 def test_spectator_state_has_no_deck_and_table_state_has_it(client):
     game = create(client)
     spectator = client.get(game.url("/state")).json["state"]

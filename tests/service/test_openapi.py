@@ -63,7 +63,8 @@ def test_every_answer_of_a_whole_game_fits_the_openapi_document(checked):
                 "/v1/boards/keltis-nwnz", "/v1/boards/coloretto", "/v1/games/nope"]:
         checked.get(url)
     for tail in ["", "/state", "/state?at=3", "/legal-moves", "/moves/2", "/events",
-                 "/score", "/score?at=5"]:
+                 "/score", "/score?at=5", "/views", "/views?from=5&to=20&score=1",
+                 "/views?from=9&to=3"]:
         checked.get(game.url(tail), headers=game.seat(1))
     checked.post(game.url("/audit"), json={"claimed": {"0": 41}})
     audit = checked.post(game.url("/audit?wait=10"), json={"claimed": {"0": 41}})
@@ -71,6 +72,7 @@ def test_every_answer_of_a_whole_game_fits_the_openapi_document(checked):
     checked.get(game.url("/audits/1?wait=10"))
     replay = checked.get(game.url("/replay")).json
     assert checked.post("/v1/replays/verify", json=replay).json["ok"]
+    assert checked.post("/v1/replays/views?to=30&score=1", json=replay).json["steps"]
     tampered = {**replay, "entries": replay["entries"][1:]}
     assert not checked.post("/v1/replays/verify", json=tampered).json["ok"]
     assert checked.checked > 30
@@ -82,6 +84,8 @@ def test_every_refusal_fits_the_openapi_document(checked):
         checked.get("/v1/games?cursor=not-one"),
         checked.post("/v1/games", json={"game": "hermit", "players": ["a", "b"], "decks": [1]}),
         checked.get(game.url("/state?at=x")),
+        checked.get(game.url("/events?follow=1")),
+        checked.post("/v1/replays/views", json=checked.get(game.url("/replay")).json),
         checked.get(game.url("/state"), headers={"Authorization": "Bearer forged"}),
         checked.post(game.url("/moves"), json={"move": {"type": "jump"}}, headers=game.seat(0)),
         checked.post(game.url("/audit"), json={"claimed": {"x": 1}}),

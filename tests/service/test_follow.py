@@ -1,0 +1,95 @@
+"""Following a live game: the log streamed as entries land, redacted, resumable, bounded.
+
+The streamed answer is read lazily, so a test posts moves between two reads of the same open
+stream and sees them arrive. An app whose connections live one second shows the bound.
+"""
+
+import random
+import time
+
+import orjson
+import pytest
+
+from tests.api import create
+
+SSE = {"Accept": "text/event-stream"}
+NDJSON = {"Accept": "application/x-ndjson"}
+
+
+@pytest.fixture(scope="module")
+def brief(redis_url, workers):
+    """The app with follow connections that last one second."""
+    from service import create_app
+
+    return create_app({"TESTING": True, "REDIS_URL": redis_url, "FOLLOW_SECONDS": 1}).test_client()
+
+
+def sse_events(chunks):
+    """Parse server-sent events out of an iterator of chunks: (id, data) pairs, or comments."""
+    for chunk in chunks:
+        for block in chunk.decode().split("\n\n"):
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+            if "data" in fields:
+                yield int(fields["id"]), orjson.loads(fields["data"])
+            elif block.startswith(":"):
+                yield None, None
+
+
+def test_a_follower_gets_the_log_then_each_entry_as_it_lands(client):
+    game = create(client)
+    stream = client.get(game.url("/events?follow=1"), headers=NDJSON)
+    assert stream.content_type == "application/x-ndjson"
+    lines = (orjson.loads(line) for line in stream.response if line.strip())
+    assert next(lines)["type"] == "game-created"
+    game.move(0, {"type": "draw"})
+    submitted, accepted = next(lines), next(lines)
+    assert (submitted["seq"], submitted["type"]) == (2, "move-submitted")
+    assert (accepted["seq"], accepted["type"]) == (3, "move-accepted")
+    assert submitted["move"] is None, "a spectator never sees a move before it is accepted"
+    stream.close()
+
+
+def test_a_seat_follows_its_own_submissions_unredacted(client):
+    game = create(client)
+    stream = client.get(game.url("/events?follow=1&after=1"), headers={**SSE, **game.seat(0)})
+    assert stream.content_type.startswith("text/event-stream")
+    events = (e for e in sse_events(stream.response) if e[0] is not None)
+    game.move(0, {"type": "draw"})
+    seq, entry = next(events)
+    assert seq == 2 and entry["move"] == {"type": "draw"}
+    stream.close()
+
+
+def test_a_connection_ends_after_its_lifetime_with_heartbeats(brief):
+    game = create(brief)
+    started = time.monotonic()
+    body = brief.get(game.url("/events?follow=1&after=1"), headers=SSE).get_data()
+    assert 0.9 < time.monotonic() - started < 5
+    assert body.startswith(b"retry: ") and b": waiting" in body and b"data:" not in body
+
+
+def test_reconnecting_with_last_event_id_resumes_after_it(brief):
+    game = create(brief)
+    game.move(0, {"type": "draw"})
+    body = brief.get(game.url("/events?follow=1"), headers={**SSE, "Last-Event-ID": "2"})
+    assert [seq for seq, _ in sse_events([body.get_data()]) if seq] == [3]
+    bad = brief.get(game.url("/events?follow=1"), headers={**SSE, "Last-Event-ID": "x"})
+    assert bad.status_code == 400 and bad.json["code"] == "bad-last-event-id"
+
+
+def test_following_a_finished_game_ends_at_its_last_entry(client):
+    game = create(client, options={"deals": 1})
+    game.play_to_end(random.Random(3))
+    version = client.get(game.url()).json["version"]
+    started = time.monotonic()
+    lines = client.get(game.url("/events?follow=1"), headers=NDJSON).get_data().splitlines()
+    assert time.monotonic() - started < 5
+    assert len(lines) == version and orjson.loads(lines[-1])["type"] == "game-finished"
+    tail = client.get(game.url(f"/events?follow=1&after={version}"), headers=NDJSON)
+    assert tail.get_data() == b""
+
+
+def test_following_needs_a_streaming_format(client):
+    game = create(client)
+    answer = client.get(game.url("/events?follow=1"))
+    assert answer.status_code == 406 and answer.json["code"] == "not-acceptable"
