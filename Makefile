@@ -44,4 +44,4 @@ bench: $(STAMP) redis-server
 	$(BIN)/python bench/run.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine service workers schemas tests bench
+	$(BIN)/ruff check engine store service workers schemas tests bench

@@ -7,7 +7,7 @@ shapes every client may rely on and feed /openapi.json. Answers are built as pla
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from engine.games import GAMES
-from workers.connection import LONGEST_WAIT_S
+from store.connection import LONGEST_WAIT_S
 
 
 class Strict(Schema):

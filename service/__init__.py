@@ -13,8 +13,8 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from service import audits, games, meta, moves, problems
-from workers.connection import client, redis_url
-from workers.store import Store
+from store import Store
+from store.connection import client, redis_url
 
 
 class OrjsonProvider(JSONProvider):

@@ -8,7 +8,7 @@ from typing import Any
 from engine.game import SPECTATOR, TABLE, Game, Viewer
 from engine.games import GAMES
 from service.problems import Problem
-from workers.store import Store
+from store import Store
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def seen(store: Store, game_id: str, authorization: str) -> Seen:
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
             raise Problem(401, "bad-token", "use 'Authorization: Bearer <token>'")
-    meta, role, finished = store.context(game_id, token)
+    meta, role, finished = store.games.context(game_id, token)
     if meta is None:
         raise Problem(404, "game-not-found", f"there is no game {game_id!r}")
     if token and role is None:

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from engine import codec, log
+from engine.audit import report
 from engine.game import TABLE, BadSetup, Table
 from engine.games import GAMES
 from engine.visibility import redact
@@ -23,10 +24,10 @@ from schemas.moves import MOVES
 from service.auth import Seen
 from service.problems import Problem
 from service.timeline import replay_secret
+from store import Store
+from store.log import Appended, now
+from store.projections import project
 from workers import queue
-from workers.audit import report
-from workers.store import Appended, Store, now
-from workers.validation import projection
 
 # -- creating and listing ---------------------------------------------------------------------
 
@@ -58,12 +59,12 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         "seed_commitment": log.seed_commitment(seed),
         "decks_commitment": log.decks_commitment(decks),
     }
-    store.create(
+    store.games.create(
         game_id,
         created,
         {"seed": seed, "decks": decks},
         {**tokens, table_token: TABLE},
-        projection(game, players, state, 0),
+        project(game, players, state, 0),
     )
     return {
         "id": game_id,
@@ -98,7 +99,7 @@ def _check_decks(canonical: tuple[str, ...], decks: list[list[str]]) -> None:
 
 def summary(store: Store, seen: Seen) -> dict[str, Any]:
     meta, game_id = seen.meta, seen.id
-    proj = store.projection(game_id, "status", "to_act", "round")
+    proj = store.projections.read(game_id, "status", "to_act", "round")
     return {
         "id": game_id,
         "game": meta["game"],
@@ -109,7 +110,7 @@ def summary(store: Store, seen: Seen) -> dict[str, Any]:
         "to_act": orjson.loads(proj["to_act"]),
         "round": int(proj["round"]),
         "seed_commitment": meta["seed_commitment"],
-        "seed": store.secret(game_id)[0] if seen.finished else None,
+        "seed": store.games.secret(game_id)[0] if seen.finished else None,
         "created_at": meta["created_at"],
     }
 
@@ -126,11 +127,12 @@ def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
     cursor: str | None = None
     size = 100
     while len(found) < query["limit"]:
-        batch = store.game_ids(start, size, newest)
+        batch = store.games.ids(start, size, newest)
         if not batch:
             cursor = None
             break
-        for (game_id, created), meta in zip(batch, store.metas([g for g, _ in batch]), strict=True):
+        metas = store.games.metas([g for g, _ in batch])
+        for (game_id, created), meta in zip(batch, metas, strict=True):
             cursor = repr(created - 1e-6 if newest else created + 1e-6)
             if meta is not None and _matches(meta, query):
                 found.append(_listed(game_id, meta))
@@ -181,7 +183,7 @@ def submit(
     body_hash = hashlib.sha256(
         log.canonical({"seat": seat, "move": move, "v": body.get("expected_version")})
     ).hexdigest()
-    appended = store.append(
+    appended = store.log.append(
         game_id,
         [entry],
         expected_version=body.get("expected_version"),
@@ -200,15 +202,16 @@ def submit(
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
-    if _to_judge(store, game_id, appended) and (slot := store.mark_dirty(game_id)) is not None:
-        queue.enqueue_drain(store.redis, slot)
+    if _to_judge(store, game_id, appended):
+        if (slot := store.scheduler.mark_dirty(game_id)) is not None:
+            queue.enqueue_drain(store.redis, slot)
     return verdict(store, seen, appended.seq, wait, appended.version)
 
 
 def _to_judge(store: Store, game_id: str, appended: Appended) -> bool:
     """A new submission is; so is a retried one still pending, in case its drain job died."""
     if appended.outcome == "idempotent":
-        return store.verdict_entry(game_id, appended.seq) is None
+        return store.log.verdict(game_id, appended.seq) is None
     return appended.outcome == "ok"
 
 
@@ -253,16 +256,16 @@ def _verdict_entry(
     """Look, then block on the log until something past `version` lands, and look again."""
     deadline = time.monotonic() + wait
     while True:
-        found = store.verdict_entry(game_id, seq)
+        found = store.log.verdict(game_id, seq)
         left = deadline - time.monotonic()
         if found is not None or left <= 0:
             return found
-        version = store.wait_for_entries(game_id, version, max(1, int(left * 1000)))
+        version = store.log.wait(game_id, version, max(1, int(left * 1000)))
 
 
 def lookup(store: Store, seen: Seen, seq: int) -> dict[str, Any]:
-    meta = seen.meta
-    entries = store.entries(seen.id, after=seq - 1, upto=seq) if 1 <= seq <= meta["version"] else []
+    in_log = 1 <= seq <= seen.meta["version"]
+    entries = store.log.entries(seen.id, after=seq - 1, upto=seq) if in_log else []
     if not entries or entries[0]["type"] != log.SUBMITTED:
         raise Problem(404, "no-such-submission", f"log entry {seq} is not a submitted move")
     return verdict(store, seen, seq)[1]
@@ -273,16 +276,16 @@ def lookup(store: Store, seen: Seen, seq: int) -> dict[str, Any]:
 
 def _rebuilt(store: Store, seen: Seen, upto: int | None) -> tuple[list[dict[str, Any]], Any]:
     """The log up to `upto` and the state right after it, replayed through the engine."""
-    entries = store.entries(seen.id, upto=upto)
-    seed, decks = store.secret(seen.id)
+    entries = store.log.entries(seen.id, upto=upto)
+    seed, decks = store.games.secret(seen.id)
     return entries, log.state_at(seen.game, log.table_of(seen.meta, seed, decks), entries)
 
 
 def state(store: Store, seen: Seen, at: int | None) -> bytes:
     meta, game, viewer = seen.meta, seen.game, seen.viewer
     if at is None:
-        version, view = store.view(seen.id, str(viewer))
-        proj = store.projection(seen.id, "status", "to_act", "round")
+        version, view = store.projections.view(seen.id, str(viewer))
+        proj = store.projections.read(seen.id, "status", "to_act", "round")
         return b"".join([
             b'{"version":', str(version).encode(),
             b',"status":', orjson.dumps(proj["status"]),
@@ -309,7 +312,7 @@ def _check_at(meta: dict[str, Any], at: int) -> None:
 
 def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
     game, caller = seen.game, seen.caller
-    saved = store.projection(seen.id, "at", "state")
+    saved = store.projections.read(seen.id, "at", "state")
     now_state = codec.decode(game.state_type, orjson.loads(saved["state"]))
     seats = range(len(seen.meta["players"])) if caller.is_table else (
         [caller.seat] if caller.seat is not None else []
@@ -320,21 +323,21 @@ def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
 
 def score(store: Store, seen: Seen, at: int | None) -> bytes:
     if at is None:
-        return store.projection(seen.id, "score")["score"].encode()
+        return store.projections.read(seen.id, "score")["score"].encode()
     _check_at(seen.meta, at)
     _, then = _rebuilt(store, seen, at)
     return orjson.dumps(seen.game.score(then).to_json(seen.meta["players"]))
 
 
 def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-    found = [redact(e, seen.viewer) for e in store.entries(seen.id, after, limit=limit)]
+    found = [redact(e, seen.viewer) for e in store.log.entries(seen.id, after, limit=limit)]
     return found, (found[-1]["seq"] if found else after)
 
 
 def replay_document(store: Store, seen: Seen) -> dict[str, Any]:
     meta, game, game_id, finished = seen.meta, seen.game, seen.id, seen.finished
     entries, final = _rebuilt(store, seen, None)
-    seed, decks = store.secret(game_id)
+    seed, decks = store.games.secret(game_id)
     table = log.table_of(meta, seed, decks)
     canonical = game.canonical_deck(table.seats, table.options)
     dealt = [list(table.deck(r, canonical)) for r in range(1, game.round(final) + 1)]
@@ -366,7 +369,7 @@ def request_audit(
     for seat in claimed:
         if int(seat) >= seats:
             raise Problem(400, "no-such-seat", f"this game has seats 0 to {seats - 1}")
-    number = store.new_audit(seen.id, claimed)
+    number = store.audits.new(seen.id, claimed)
     queue.enqueue_audit(store.redis, seen.id, number)
     return audit_report(store, seen, number, wait)
 
@@ -375,7 +378,7 @@ def audit_report(
     store: Store, seen: Seen, number: int, wait: float = 0
 ) -> tuple[int, dict[str, Any]]:
     game_id = seen.id
-    found = store.audit(game_id, number, wait)
+    found = store.audits.read(game_id, number, wait)
     if found is None:
         raise Problem(404, "no-such-audit", f"game {game_id} has no audit {number}")
     link = {"self": f"/v1/games/{game_id}/audits/{number}"}

@@ -21,8 +21,8 @@ from engine import log
 from engine.visibility import redact
 from service.auth import Seen
 from service.problems import Problem
-from workers.connection import LONGEST_WAIT_S
-from workers.store import Store
+from store import Store
+from store.connection import LONGEST_WAIT_S
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -71,7 +71,7 @@ def following(
     deadline = time.monotonic() + lifetime_s
     finished = seen.finished
     while True:
-        found = store.entries(seen.id, after, limit=_PAGE)
+        found = store.log.entries(seen.id, after, limit=_PAGE)
         for entry in found:
             yield redact(entry, seen.viewer)
         if found:
@@ -82,5 +82,5 @@ def following(
         if len(found) < _PAGE:
             # Returns at once when more has landed since the read above.
             timeout_ms = max(1, int(min(left, _SLICE_S) * 1000))
-            if store.wait_for_entries(seen.id, after, timeout_ms) == after:
+            if store.log.wait(seen.id, after, timeout_ms) == after:
                 yield None

@@ -20,7 +20,7 @@ from engine.game import TABLE, Game, Table, Viewer
 from engine.games import GAMES
 from service.auth import Seen
 from service.problems import Problem
-from workers.store import Store
+from store import Store
 
 MAX_SCORED_STEPS = 200
 
@@ -29,8 +29,8 @@ def stored(store: Store, seen: Seen, query: Mapping[str, Any]) -> dict[str, Any]
     """The caller's view at every step of a stored game's range (the views of `state?at=N`)."""
     version = seen.meta["version"]
     first, last = _range(query, version)
-    entries = store.entries(seen.id, upto=last)
-    seed, decks = store.secret(seen.id)
+    entries = store.log.entries(seen.id, upto=last)
+    seed, decks = store.games.secret(seen.id)
     table = log.table_of(seen.meta, seed, decks)
     found = steps(seen.game, table, seen.meta["players"], entries, seen.viewer, first, query)
     return {"version": version, "from": first, "to": last, "steps": found}

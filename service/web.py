@@ -11,7 +11,7 @@ from marshmallow import Schema
 from schemas import loader
 from service.auth import Seen, seen
 from service.problems import Problem
-from workers.store import Store
+from store import Store
 
 
 def store() -> Store:

@@ -13,9 +13,9 @@ import os
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from workers.connection import client, redis_url
+from store import Store
+from store.connection import client, redis_url
 from workers.queue import enqueue_drain, queue
-from workers.store import Store
 
 
 def main() -> None:
@@ -29,8 +29,8 @@ def main() -> None:
 
 def _take_up_unfinished_work(store: Store) -> None:
     """A worker that died mid-drain left games claimed or dirty with no job to judge them."""
-    store.reclaim_lapsed()
-    if (slot := store.mark_dirty()) is not None:
+    store.scheduler.reclaim_lapsed()
+    if (slot := store.scheduler.mark_dirty()) is not None:
         enqueue_drain(store.redis, slot)
 
 

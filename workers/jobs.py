@@ -7,10 +7,13 @@ many moves and many games. `audit` rebuilds one game from its log.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from workers import audit as audits
-from workers.connection import client, redis_url
-from workers.store import Store
+import orjson
+
+from engine.audit import report
+from store import Store
+from store.connection import client, redis_url
 from workers.validation import has_pending, judge_pending
 
 
@@ -29,12 +32,13 @@ def drain(slot: int = 0) -> int:
     judged by one job instead of one job each.
     """
     store = _store()
-    store.reclaim_lapsed()
+    scheduler = store.scheduler
+    scheduler.reclaim_lapsed()
     written = 0
     while True:
-        while (game_id := store.next_dirty(slot, LINGER_S)) is not None:
+        while (game_id := scheduler.next_dirty(slot, LINGER_S)) is not None:
             written += _judge_claimed(store, game_id)
-        if store.drain_may_stop(slot):
+        if scheduler.drain_may_stop(slot):
             return written
 
 
@@ -47,7 +51,7 @@ def _judge_claimed(store: Store, game_id: str) -> int:
     except Exception:
         _log.exception("judging game %s failed; it is tried again once its claim lapses", game_id)
         return 0
-    store.judged(game_id)
+    store.scheduler.judged(game_id)
     return written
 
 
@@ -64,6 +68,38 @@ def _judge_all(store: Store, game_id: str) -> int:
 
 
 def audit(game_id: str, number: int) -> bool:
+    """Rebuild `game_id` from its log, showing progress in the audit record as it goes."""
     store = _store()
-    report = audits.audit_game(store, game_id, number)
-    return report["ok"]
+    queued = store.audits.read(game_id, number) or {}
+    claimed = queued.get("claimed") or {}
+    entries = store.log.entries(game_id)
+    seed, decks = store.games.secret(game_id)
+
+    def progress(done: int, total: int) -> None:
+        store.audits.save(game_id, number, {
+            "status": "running", "claimed": claimed, "progress": {"done": done, "total": total}
+        })
+
+    result = report(entries, seed, decks, _stored(store, game_id), claimed, progress)
+    result.update(status="done", number=number, version=len(entries))
+    store.audits.save(game_id, number, result)
+    return result["ok"]
+
+
+def _stored(store: Store, game_id: str) -> dict[str, Any]:
+    """What the service keeps besides the log, for the audit to compare with its rebuild."""
+    fields = ("at", "state", "score", "view:spectator", "view:table")
+    saved = store.projections.read(game_id, *fields)
+    stored = {
+        "at": saved["at"],
+        "state": orjson.loads(saved["state"]) if saved["state"] else None,
+        "score": orjson.loads(saved["score"]) if saved["score"] else None,
+        "views": {
+            viewer: orjson.loads(saved[f"view:{viewer}"])
+            for viewer in ("spectator", "table")
+            if saved[f"view:{viewer}"]
+        },
+    }
+    if stored["state"] is None:
+        stored.pop("state")
+    return stored

@@ -6,7 +6,7 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from workers.connection import QUEUE
+QUEUE = "tablelog"
 
 
 def queue(connection: redis.Redis) -> Queue:

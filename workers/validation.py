@@ -14,24 +14,26 @@ from typing import Any
 import orjson
 
 from engine import codec, log
-from engine.game import SPECTATOR, TABLE, Game
+from engine.game import Game
 from engine.games import GAMES
-from workers.store import Judging, Store, dumps
+from store import Store
+from store.locks import Judging
+from store.projections import project
 
 
 def judge_pending(store: Store, game_id: str) -> int:
     """Judge what is pending in `game_id`; the number of verdicts written."""
-    judging = store.judging(game_id)
+    judging = store.locks.judging(game_id)
     if judging is None:
         return 0  # the lock holder re-checks after releasing (see `jobs.drain`): nothing is lost
     try:
         return _judge(store, game_id, judging)
     finally:
-        store.unlock(game_id, judging.lock)
+        store.locks.release(game_id, judging.lock)
 
 
 def has_pending(store: Store, game_id: str) -> bool:
-    submitted, judged = store.progress(game_id)
+    submitted, judged = store.log.progress(game_id)
     return submitted > judged
 
 
@@ -48,7 +50,7 @@ def _judge(store: Store, game_id: str, judging: Judging) -> int:
     game = GAMES[meta["game"]]
     submissions = [
         e
-        for e in store.entries(game_id, after=max(judging.judged, 1))
+        for e in store.log.entries(game_id, after=max(judging.judged, 1))
         if e["type"] == log.SUBMITTED
     ]
     if not submissions:
@@ -60,11 +62,11 @@ def _judge(store: Store, game_id: str, judging: Judging) -> int:
         bodies.append(body)
     if game.is_over(state) and not judging.finished:
         bodies.append({"type": log.FINISHED, "seed": judging.seed, "decks": judging.decks})
-    appended = store.append(
+    appended = store.log.append(
         game_id,
         bodies,
         verdicts=[(s["seq"], i) for i, s in enumerate(submissions)],
-        projection=projection(game, meta["players"], state, submissions[-1]["seq"]),
+        projection=project(game, meta["players"], state, submissions[-1]["seq"]),
         based_on=(int(meta["version"]), meta["hash"]),
     )
     if appended.outcome != "ok":
@@ -79,7 +81,8 @@ def _resume(store: Store, game: Game, game_id: str, judged: int) -> Any:
     if cached is not None and cached[0] == judged:
         _resumed.move_to_end(game_id)
         return cached[1]
-    return codec.decode(game.state_type, orjson.loads(store.projection(game_id, "state")["state"]))
+    saved = store.projections.read(game_id, "state")["state"]
+    return codec.decode(game.state_type, orjson.loads(saved))
 
 
 def _remember(game_id: str, judged: int, state: Any) -> None:
@@ -87,25 +90,3 @@ def _remember(game_id: str, judged: int, state: Any) -> None:
     _resumed.move_to_end(game_id)
     while len(_resumed) > _RESUMED_GAMES:
         _resumed.popitem(last=False)
-
-
-def projection(game: Game, players: list[str], state: Any, judged: int) -> dict[str, Any]:
-    """What readers need without replaying: status, whose turn, score, and a view per viewer.
-
-    Once a game is over everything about it is public, so every viewer gets the table's view.
-    """
-    over = game.is_over(state)
-    viewers: list[int | str] = [SPECTATOR, TABLE, *range(len(players))]
-    views = {
-        f"view:{viewer}": dumps(game.view(state, TABLE if over else viewer))
-        for viewer in viewers
-    }
-    return {
-        "judged": judged,
-        "status": "finished" if over else "in-progress",
-        "to_act": dumps(list(game.to_act(state))),
-        "round": game.round(state),
-        "state": dumps(codec.encode(state)),
-        "score": dumps(game.score(state).to_json(players)),
-        **views,
-    }

@@ -186,7 +186,7 @@ def test_audit_without_wait_is_202_with_a_link_to_poll(client):
 def test_a_wait_longer_than_the_redis_clients_default_timeout_answers_pending(client, app):
     """redis-py 8 times a read out after 5 s unless told otherwise; `wait` may ask for 10."""
     game = create(client)
-    app.extensions["store"].save_audit(game.id, 77, {"status": "queued"})
+    app.extensions["store"].audits.save(game.id, 77, {"status": "queued"})
     polled = client.get(game.url("/audits/77?wait=5.5"))
     assert polled.status_code == 202 and polled.json["status"] == "queued"
 

@@ -4,7 +4,6 @@ These tests use a Redis database no worker process listens on, so that each step
 when the test makes it happen.
 """
 
-import threading
 import time
 
 import pytest
@@ -13,10 +12,11 @@ from freezegun import freeze_time
 
 from engine import log
 from service import create_app, handlers
+from store import Store, keys
+from store.keys import CLAIMED, DIRTY
 from tests.api import create
 from tests.conftest import start_workers, stop
 from workers import jobs
-from workers.store import BELL, CLAIMED, DIRTY, Store, keys
 
 
 @pytest.fixture
@@ -35,34 +35,21 @@ def store(quiet_url):
 def pending_game(store, seed="d"):
     body = {"game": "coloretto", "players": ["a", "b", "c"], "options": {}, "seed": seed}
     game_id = handlers.create_game(store, body)["id"]
-    store.append(game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
-                 submission=True)
+    store.log.append(
+        game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}], submission=True
+    )
     return game_id
 
 
 def verdicts(store, game_id):
-    return [e["type"] for e in store.entries(game_id) if e["type"] != log.SUBMITTED][1:]
-
-
-def test_a_waiting_drain_is_woken_by_the_bell_a_marked_game_rings(store):
-    """A drain waiting for work blocks on the bell rather than polling the dirty set."""
-    first, second = pending_game(store, "x"), pending_game(store, "y")
-    store.mark_dirty(first)
-    store.mark_dirty(first)
-    assert store.redis.llen(BELL) == 1  # one token wakes a waiter; it never piles up
-    assert store.next_dirty(0, linger_s=0) == first
-    store.redis.delete(BELL)
-    later = threading.Timer(0.2, store.mark_dirty, [second])
-    later.start()
-    assert store.next_dirty(0, linger_s=30) == second
-    later.join()
+    return [e["type"] for e in store.log.entries(game_id) if e["type"] != log.SUBMITTED][1:]
 
 
 def test_a_game_claimed_by_a_job_that_died_is_judged_once_its_claim_lapses(store):
     game_id = pending_game(store)
-    store.mark_dirty(game_id)
+    store.scheduler.mark_dirty(game_id)
     with freeze_time("2026-11-23 10:00:00", tick=True):
-        assert store.next_dirty(0, linger_s=0) == game_id  # ...and the job dies here
+        assert store.scheduler.next_dirty(0, linger_s=0) == game_id  # ...and the job dies here
     with freeze_time("2026-11-23 10:00:10", tick=True):
         assert jobs.drain() == 0  # still claimed: nobody else judges it yet
         assert verdicts(store, game_id) == []
@@ -79,7 +66,7 @@ def test_a_starting_worker_takes_up_games_left_dirty_without_a_job(store, quiet_
     try:
         deadline = time.monotonic() + 15
         while verdicts(store, game_id) == [] and time.monotonic() < deadline:
-            store.wait_for_entries(game_id, 2, 500)
+            store.log.wait(game_id, 2, 500)
     finally:
         stop(worker)
     assert verdicts(store, game_id) == ["move-accepted"]
@@ -101,9 +88,9 @@ def test_a_retried_submission_still_pending_is_marked_for_judging_again(store, q
 
 def test_a_game_that_cannot_be_judged_does_not_stop_the_drain_for_the_others(store):
     broken, sound = pending_game(store, "broken"), pending_game(store, "sound")
-    store.redis.hset(keys(broken)["proj"], "state", b"{}")  # a state no engine can resume
-    store.mark_dirty(broken)
-    store.mark_dirty(sound)
+    store.redis.hset(keys.game(broken).proj, "state", b"{}")  # a state no engine can resume
+    store.scheduler.mark_dirty(broken)
+    store.scheduler.mark_dirty(sound)
     assert jobs.drain() == 1
     assert verdicts(store, sound) == ["move-accepted"]
     assert verdicts(store, broken) == []

@@ -1,7 +1,7 @@
 """Audits: rebuild a game from nothing but its log and compare with what was stored.
 
 `report` is the whole check and does no I/O, so the same code audits a stored game (in a
-worker, `audit_game`) and an uploaded replay document (`POST /v1/replays/verify`).
+worker, `workers.jobs.audit`) and an uploaded replay document (`POST /v1/replays/verify`).
 """
 
 from __future__ import annotations
@@ -10,13 +10,10 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import orjson
-
 from engine import codec, log
 from engine.game import TABLE
 from engine.games import GAMES
 from engine.visibility import is_redacted
-from workers.store import Store
 
 PROGRESS_EVERY = 200
 
@@ -163,35 +160,3 @@ def _claims(score, claimed: Mapping[str, int]) -> list[dict[str, Any]]:
             "components": [c.to_json() for c in seat.components],
         })
     return out
-
-
-def audit_game(store: Store, game_id: str, number: int) -> dict[str, Any]:
-    """Rebuild `game_id` in a worker, showing progress in the audit record as it goes."""
-    queued = store.audit(game_id, number) or {}
-    claimed = queued.get("claimed") or {}
-    entries = store.entries(game_id)
-    seed, decks = store.secret(game_id)
-    fields = ("at", "state", "score", "view:spectator", "view:table")
-    saved = store.projection(game_id, *fields)
-    stored = {
-        "at": saved["at"],
-        "state": orjson.loads(saved["state"]) if saved["state"] else None,
-        "score": orjson.loads(saved["score"]) if saved["score"] else None,
-        "views": {
-            viewer: orjson.loads(saved[f"view:{viewer}"])
-            for viewer in ("spectator", "table")
-            if saved[f"view:{viewer}"]
-        },
-    }
-    if stored["state"] is None:
-        stored.pop("state")
-
-    def progress(done: int, total: int) -> None:
-        store.save_audit(game_id, number, {
-            "status": "running", "claimed": claimed, "progress": {"done": done, "total": total}
-        })
-
-    result = report(entries, seed, decks, stored, claimed, progress)
-    result.update(status="done", number=number, version=len(entries))
-    store.save_audit(game_id, number, result)
-    return result

@@ -7,9 +7,9 @@ import os
 
 import redis
 
-QUEUE = "tablelog"
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
-# The longest a request may block on Redis for an outcome (the API's `wait` is capped at it).
+# The longest any read may block on Redis for an outcome (a verdict, an audit); the API's
+# `wait` is capped at it, and every client's read timeout lies above it.
 LONGEST_WAIT_S = 10
 
 

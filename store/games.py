@@ -1,0 +1,113 @@
+"""Games as stored: creating one, its meta, its tokens and secret, and the list of all games."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import orjson
+import redis
+
+from engine.log import GENESIS, chain
+from store import keys
+
+
+class Games:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+
+    def create(
+        self,
+        game_id: str,
+        created: dict[str, Any],
+        secret: Mapping[str, Any],
+        tokens: Mapping[str, str],
+        projection: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """Write a new game whose log is the single `game-created` entry, and its projections."""
+        entry = chain(GENESIS, [{**created, "seq": 1}])[0]
+        k = keys.game(game_id)
+        meta = {
+            "game": created["game"],
+            "players": orjson.dumps(created["players"]),
+            "options": orjson.dumps(created["options"]),
+            "created_at": created["at"],
+            "seed_commitment": created["seed_commitment"],
+            "version": 1,
+            "hash": entry["hash"],
+            "submitted": 0,
+        }
+        # Listed first: a listing skips an id whose game is not there (yet, or ever).
+        self.redis.zadd(keys.GAMES, {game_id: time.time()})
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.xadd(k.log, {"e": orjson.dumps(entry)}, id="1-0")
+        pipe.hset(k.meta, mapping=meta)
+        decks = orjson.dumps(secret["decks"])
+        pipe.hset(k.secret, mapping={"seed": secret["seed"], "decks": decks})
+        pipe.hset(k.auth, mapping={token_digest(t): role for t, role in tokens.items()})
+        pipe.hset(k.proj, mapping={**projection, "at": 1})
+        pipe.execute()
+        return entry
+
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        return self.context(game_id, None)[0]
+
+    def context(
+        self, game_id: str, token: str | None
+    ) -> tuple[dict[str, Any] | None, str | None, bool]:
+        """In one round trip: a game's meta, the role of `token` in it, and whether it is over."""
+        k = keys.game(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(k.meta)
+        pipe.hget(k.auth, token_digest(token) if token else "-")
+        pipe.hget(k.proj, "status")
+        raw, role, status = pipe.execute()
+        if not raw:
+            return None, None, False
+        meta = decode_meta(raw)
+        for field in ("version", "submitted"):
+            meta[field] = int(meta[field])
+        return meta, role.decode() if role else None, status == b"finished"
+
+    def secret(self, game_id: str) -> tuple[str, list[list[str]]]:
+        seed, decks = self.redis.hmget(keys.game(game_id).secret, "seed", "decks")
+        return seed.decode(), orjson.loads(decks)
+
+    def ids(self, start: float | None, limit: int, newest: bool = False) -> list[tuple[str, float]]:
+        """Games created at or after `start` (seconds), oldest first; or, `newest` first, at or
+        before it."""
+        if newest:
+            top = "+inf" if start is None else start
+            found = self.redis.zrevrangebyscore(keys.GAMES, top, "-inf", 0, limit, withscores=True)
+        else:
+            bottom = "-inf" if start is None else start
+            found = self.redis.zrangebyscore(keys.GAMES, bottom, "+inf", 0, limit, withscores=True)
+        return [(g.decode(), score) for g, score in found]
+
+    def metas(self, game_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            k = keys.game(game_id)
+            pipe.hgetall(k.meta)
+            pipe.hmget(k.proj, "status")
+        raw = pipe.execute()
+        out = []
+        for found, (status,) in zip(raw[::2], raw[1::2], strict=True):
+            meta = decode_meta(found) if found else None
+            if meta is not None:
+                meta["status"] = status.decode() if status else "in-progress"
+            out.append(meta)
+        return out
+
+
+def decode_meta(raw: dict[bytes, bytes]) -> dict[str, Any]:
+    meta = {k.decode(): v.decode() for k, v in raw.items()}
+    meta["players"] = orjson.loads(meta["players"])
+    meta["options"] = orjson.loads(meta["options"])
+    return meta
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()

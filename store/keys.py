@@ -1,0 +1,64 @@
+"""The key layout: every Redis key tablelog uses, spelled here and nowhere else.
+
+Every key of a game shares the hash tag `{id}`, so a game can live on one Redis Cluster shard.
+Per game:
+- `tl:{id}:log`       stream; entry `seq` has the stream id `seq-0` and one field `e`, the
+                      entry's canonical JSON with its `hash` (CONTRACT.md section 5);
+- `tl:{id}:meta`      hash: game, players, options, created_at, seed_commitment, version (last
+                      seq), hash (last entry's hash), submitted (last submission's seq), audits;
+- `tl:{id}:secret`    hash: seed and explicit decks, read only by workers and replays;
+- `tl:{id}:auth`      hash: sha256(token) -> "table" or a seat number;
+- `tl:{id}:idem`      hash: idempotency key -> "<body hash> <seq>";
+- `tl:{id}:verdict`   hash: submission seq -> seq of its verdict entry;
+- `tl:{id}:proj`      hash: the projections a worker keeps (`store.projections` knows its fields);
+- `tl:{id}:lock`      the token of the worker judging the game;
+- `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done.
+Global keys: `tl:games` (sorted set of ids by creation) and the scheduler's, which one script
+may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
+with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
+scored by the time its claim lapses), `tl:{sched}:drain:<slot>` (a drain job is queued or
+running in that slot) and `tl:{sched}:bell` (rung when a game is marked, for a waiting drain).
+No script or transaction spans two hash tags.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GAMES = "tl:games"
+DIRTY = "tl:{sched}:dirty"
+CLAIMED = "tl:{sched}:claimed"
+BELL = "tl:{sched}:bell"
+
+
+def draining(slot: int) -> str:
+    return f"tl:{{sched}}:drain:{slot}"
+
+
+@dataclass(frozen=True)
+class GameKeys:
+    """The keys of one game, all under its hash tag."""
+
+    tag: str
+    log: str
+    meta: str
+    secret: str
+    auth: str
+    idem: str
+    verdict: str
+    proj: str
+    lock: str
+
+    def audit(self, number: int) -> str:
+        return f"{self.tag}:audit:{number}"
+
+    def audit_done(self, number: int) -> str:
+        return f"{self.audit(number)}:done"
+
+
+def game(game_id: str) -> GameKeys:
+    tag = f"tl:{{{game_id}}}"
+    return GameKeys(tag, *(f"{tag}:{name}" for name in _PER_GAME))
+
+
+_PER_GAME = ("log", "meta", "secret", "auth", "idem", "verdict", "proj", "lock")

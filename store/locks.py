@@ -1,0 +1,75 @@
+"""A game's lock: one worker judges a game at a time, and reads what judging needs as it locks."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import redis
+
+from store import keys
+from store.games import decode_meta
+
+_LOCK_MS = 30_000
+
+# Only the holder of the lock (its token) may release it.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class Judging:
+    """What a worker reads, under the game's lock, before judging its pending submissions."""
+
+    lock: str
+    meta: dict[str, Any]
+    judged: int
+    finished: bool
+    seed: str
+    decks: list[list[str]]
+
+
+class Locks:
+    def __init__(self, client: redis.Redis):
+        self.redis = client
+        self._release = client.register_script(_RELEASE)
+
+    def take(self, game_id: str) -> str | None:
+        """The lock's token, or None when another worker holds it."""
+        token = secrets.token_hex(8)
+        taken = self.redis.set(keys.game(game_id).lock, token, nx=True, px=_LOCK_MS)
+        return token if taken else None
+
+    def release(self, game_id: str, token: str) -> None:
+        self._release(keys=[keys.game(game_id).lock], args=[token])
+
+    def judging(self, game_id: str) -> Judging | None:
+        """In one round trip: take the game's lock and read what judging it needs.
+
+        None when another worker holds the lock (or the game does not exist).
+        """
+        k = keys.game(game_id)
+        token = secrets.token_hex(8)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(k.lock, token, nx=True, px=_LOCK_MS)
+        pipe.hgetall(k.meta)
+        pipe.hmget(k.proj, "judged", "status")
+        pipe.hmget(k.secret, "seed", "decks")
+        locked, raw, (judged, status), (seed, decks) = pipe.execute()
+        if not locked:
+            return None
+        if not raw:
+            self.release(game_id, token)
+            return None
+        return Judging(
+            lock=token,
+            meta=decode_meta(raw),
+            judged=int(judged or 0),
+            finished=status == b"finished",
+            seed=seed.decode(),
+            decks=orjson.loads(decks),
+        )

@@ -1,0 +1,36 @@
+"""The store against a real Redis: a database of its own, which no worker process listens on."""
+
+import pytest
+import redis
+
+from engine import log
+from engine.game import Table
+from engine.games import GAMES
+from store import Store
+from store.projections import project
+
+
+@pytest.fixture
+def store(redis_url):
+    client = redis.Redis.from_url(redis_url.rsplit("/", 1)[0] + "/2")
+    client.flushdb()
+    return Store(client)
+
+
+def new_game(store: Store, game_id: str = "g", seed: str = "s") -> str:
+    """A three-player Coloretto game written straight into the store."""
+    game, players = GAMES["coloretto"], ["a", "b", "c"]
+    created = {
+        "type": log.CREATED, "at": "2026-01-01T00:00:00.000Z", "game": game.name,
+        "players": players, "options": {}, "rules_version": game.rules_version,
+        "seed_commitment": log.seed_commitment(seed), "decks_commitment": None,
+    }
+    state = game.deal(Table(len(players), {}, seed, ()))
+    store.games.create(game_id, created, {"seed": seed, "decks": []}, {"t": "table"},
+                       project(game, players, state, 0))
+    return game_id
+
+
+def submit(store: Store, game_id: str, seat: int = 0, move: dict | None = None):
+    body = {"type": log.SUBMITTED, "seat": seat, "move": move or {"type": "draw"}}
+    return store.log.append(game_id, [body], submission=True)

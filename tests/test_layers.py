@@ -1,0 +1,44 @@
+"""The layers import only downwards: engine, then store, then workers and service (schemas
+beside service). The web needs the workers' queue and nothing else of theirs."""
+
+import ast
+
+import pytest
+
+from tests.conftest import ROOT
+
+OURS = {"engine", "store", "workers", "service", "schemas", "tests", "bench"}
+# What each layer may import of ours, by module name prefix.
+ALLOWED = {
+    "engine": ("engine",),
+    "store": ("engine", "store"),
+    "workers": ("engine", "store", "workers"),
+    "schemas": ("engine", "store", "schemas"),
+    "service": ("engine", "store", "schemas", "service", "workers.queue"),
+}
+
+
+def imports(package: str):
+    for path in (ROOT / package).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                base = node.module or ""
+                names = [f"{base}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] in OURS:
+                    yield path.relative_to(ROOT), name
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_a_layer_imports_only_the_layers_below_it(package):
+    allowed = ALLOWED[package]
+    wrong = [
+        f"{path} imports {name}"
+        for path, name in imports(package)
+        if not any(name == a or name.startswith(a + ".") for a in allowed)
+    ]
+    assert wrong == []
