@@ -11,9 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine import codec, log
-from engine.game import TABLE
 from engine.games import GAMES
-from engine.visibility import is_redacted
+from engine.visibility import is_redacted, shown_to
 
 PROGRESS_EVERY = 200
 
@@ -143,7 +142,7 @@ def _compare_stored(game, created, stored, states_at, mismatches) -> None:
         mismatches.append({"seq": at, "what": "stored score"})
     over = game.is_over(state)
     for viewer, view in (stored.get("views") or {}).items():
-        seen = TABLE if over else (int(viewer) if viewer.isdigit() else viewer)
+        seen = shown_to(int(viewer) if viewer.isdigit() else viewer, over)
         if not _same(view, game.view(state, seen)):
             mismatches.append({"seq": at, "what": f"stored view of {viewer}"})
 

@@ -37,6 +37,13 @@ class IllegalMove(Exception):
         self.detail = detail
 
 
+class GameOver(IllegalMove):
+    """Any move once the game is over, whoever refuses it (the web, or the judge)."""
+
+    def __init__(self) -> None:
+        super().__init__("game-finished", "the game is over: no more moves are taken")
+
+
 class BadSetup(ValueError):
     """Options, player count or explicit decks that no game of this kind can be dealt from."""
 
@@ -78,7 +85,7 @@ class Dealt(Fact):
 def move_type(move: Any, over: bool) -> Any:
     """The `type` of a posted move, after the checks every game makes first."""
     if over:
-        raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+        raise GameOver()
     if not isinstance(move, Mapping):
         raise IllegalMove("malformed-move", 'a move is an object with a "type"')
     return move.get("type")

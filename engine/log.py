@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.game import Game, IllegalMove, Table
+from engine.game import Game, GameOver, IllegalMove, Table
 
 GENESIS = "0" * 64
 CREATED = "game-created"
@@ -83,7 +83,7 @@ def verdict(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any,
     seat, seq = submission["seat"], submission["seq"]
     try:
         if game.is_over(state):
-            raise IllegalMove("game-finished", "the game is over: no more moves are taken")
+            raise GameOver()
         outcome = game.apply(state, seat, submission["move"], seq)
     except IllegalMove as broken:
         return state, {

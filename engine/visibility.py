@@ -13,13 +13,17 @@ from typing import Any
 from engine.game import TABLE, Viewer
 
 
-def sees_everything(viewer: Viewer, finished: bool) -> bool:
-    return finished or viewer == TABLE
+def shown_to(viewer: Viewer, finished: bool) -> Viewer:
+    """Whose view `viewer` gets: its own while the game runs, the table's once it is finished.
+
+    Every read path (state, projections, events, replays, verdicts, audits) asks this."""
+    return TABLE if finished else viewer
 
 
 def redact(value: Any, viewer: Viewer, finished: bool = False) -> Any:
     """`value` (an entry, move or fact in JSON form) as `viewer` may see it."""
-    if sees_everything(viewer, finished):
+    viewer = shown_to(viewer, finished)
+    if viewer == TABLE:
         return value
     return _redact(value, viewer)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.game import SPECTATOR, TABLE, Game, Viewer
 from engine.games import GAMES
+from engine.visibility import shown_to
 from service.problems import Problem
 from store import Store
 
@@ -54,8 +55,8 @@ class Seen:
 
     @property
     def viewer(self) -> Viewer:
-        """Once a game is finished everything about it is public."""
-        return TABLE if self.finished else self.caller.viewer
+        """Whose view the caller gets of this game."""
+        return shown_to(self.caller.viewer, self.finished)
 
 
 def seen(store: Store, game_id: str, authorization: str) -> Seen:

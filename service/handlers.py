@@ -16,7 +16,7 @@ import orjson
 
 from engine import codec, log
 from engine.audit import report
-from engine.game import TABLE, BadSetup, Table
+from engine.game import TABLE, BadSetup, GameOver, Table
 from engine.games import GAMES
 from engine.visibility import redact
 from schemas import loader
@@ -25,8 +25,9 @@ from service.auth import Seen
 from service.problems import Problem
 from service.timeline import replay_secret
 from store import Store
-from store.log import Appended, now
-from store.projections import project
+from store.audits import AuditStatus
+from store.log import Appended, Outcome, now
+from store.projections import Projection, Status
 from workers import queue
 
 # -- creating and listing ---------------------------------------------------------------------
@@ -64,7 +65,7 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         created,
         {"seed": seed, "decks": decks},
         {**tokens, table_token: TABLE},
-        project(game, players, state, 0),
+        Projection.of(game, players, state, 0),
     )
     return {
         "id": game_id,
@@ -99,16 +100,16 @@ def _check_decks(canonical: tuple[str, ...], decks: list[list[str]]) -> None:
 
 def summary(store: Store, seen: Seen) -> dict[str, Any]:
     meta, game_id = seen.meta, seen.id
-    proj = store.projections.read(game_id, "status", "to_act", "round")
+    position = store.projections.position(game_id)
     return {
         "id": game_id,
         "game": meta["game"],
         "players": meta["players"],
         "options": meta["options"],
-        "status": proj["status"],
+        "status": position.status,
         "version": meta["version"],
-        "to_act": orjson.loads(proj["to_act"]),
-        "round": int(proj["round"]),
+        "to_act": list(position.to_act),
+        "round": position.round,
         "seed_commitment": meta["seed_commitment"],
         "seed": store.games.secret(game_id)[0] if seen.finished else None,
         "created_at": meta["created_at"],
@@ -177,7 +178,8 @@ def submit(
     seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]))
     move = _well_formed(game.name, body["move"])
     if seen.finished:
-        raise Problem(409, "game-finished", "the game is over: no more moves are taken")
+        over = GameOver()
+        raise Problem(409, over.code, over.detail)
     # Until it is accepted a move is its seat's own: a refused one may name a card in hand.
     entry = {"type": log.SUBMITTED, "seat": seat, "move": move, "hidden": ["move"]}
     body_hash = hashlib.sha256(
@@ -191,14 +193,14 @@ def submit(
         submission=True,
         based_on=(meta["version"], meta["hash"]),
     )
-    if appended.outcome == "conflict":
+    if appended.outcome == Outcome.CONFLICT:
         raise Problem(
             409,
             "version-conflict",
             f"the log is at version {appended.version}, not {body['expected_version']}",
             version=appended.version,
         )
-    if appended.outcome == "idempotent" and appended.body_hash != body_hash:
+    if appended.outcome == Outcome.IDEMPOTENT and appended.body_hash != body_hash:
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
@@ -210,9 +212,9 @@ def submit(
 
 def _to_judge(store: Store, game_id: str, appended: Appended) -> bool:
     """A new submission is; so is a retried one still pending, in case its drain job died."""
-    if appended.outcome == "idempotent":
+    if appended.outcome == Outcome.IDEMPOTENT:
         return store.log.verdict(game_id, appended.seq) is None
-    return appended.outcome == "ok"
+    return appended.outcome == Outcome.OK
 
 
 def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
@@ -284,21 +286,20 @@ def _rebuilt(store: Store, seen: Seen, upto: int | None) -> tuple[list[dict[str,
 def state(store: Store, seen: Seen, at: int | None) -> bytes:
     meta, game, viewer = seen.meta, seen.game, seen.viewer
     if at is None:
-        version, view = store.projections.view(seen.id, str(viewer))
-        proj = store.projections.read(seen.id, "status", "to_act", "round")
+        position, view = store.projections.view(seen.id, viewer)
+        # The view is spliced in as stored: decoding and encoding it again would cost more.
         return b"".join([
-            b'{"version":', str(version).encode(),
-            b',"status":', orjson.dumps(proj["status"]),
-            b',"round":', proj["round"].encode(),
-            b',"to_act":', proj["to_act"].encode(),
+            b'{"version":', str(position.at).encode(),
+            b',"status":', orjson.dumps(position.status),
+            b',"round":', str(position.round).encode(),
+            b',"to_act":', orjson.dumps(list(position.to_act)),
             b',"state":', view, b"}",
         ])
     _check_at(meta, at)
     _, then = _rebuilt(store, seen, at)
-    over = game.is_over(then)
     return orjson.dumps({
         "version": at,
-        "status": "finished" if over else "in-progress",
+        "status": Status.of(game.is_over(then)),
         "round": game.round(then),
         "to_act": list(game.to_act(then)),
         "state": game.view(then, viewer),
@@ -312,18 +313,18 @@ def _check_at(meta: dict[str, Any], at: int) -> None:
 
 def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
     game, caller = seen.game, seen.caller
-    saved = store.projections.read(seen.id, "at", "state")
-    now_state = codec.decode(game.state_type, orjson.loads(saved["state"]))
+    at, saved = store.projections.state(seen.id)
+    now_state = codec.decode(game.state_type, saved)
     seats = range(len(seen.meta["players"])) if caller.is_table else (
         [caller.seat] if caller.seat is not None else []
     )
     moves = [{"seat": s, "move": m} for s in seats for m in game.legal_moves(now_state, s)]
-    return {"version": int(saved["at"]), "moves": moves}
+    return {"version": at, "moves": moves}
 
 
 def score(store: Store, seen: Seen, at: int | None) -> bytes:
     if at is None:
-        return store.projections.read(seen.id, "score")["score"].encode()
+        return store.projections.score(seen.id)
     _check_at(seen.meta, at)
     _, then = _rebuilt(store, seen, at)
     return orjson.dumps(seen.game.score(then).to_json(seen.meta["players"]))
@@ -349,7 +350,7 @@ def replay_document(store: Store, seen: Seen) -> dict[str, Any]:
         "players": meta["players"],
         "options": meta["options"],
         "rules_version": created["rules_version"],
-        "status": "finished" if finished else "in-progress",
+        "status": Status.of(finished),
         "version": meta["version"],
         "seed_commitment": meta["seed_commitment"],
         "seed": seed if finished else None,
@@ -382,7 +383,7 @@ def audit_report(
     if found is None:
         raise Problem(404, "no-such-audit", f"game {game_id} has no audit {number}")
     link = {"self": f"/v1/games/{game_id}/audits/{number}"}
-    if found.get("status") != "done":
+    if found.get("status") != AuditStatus.DONE:
         return 202, {**found, "links": link}
     return 200, {**redact(found, seen.viewer), "links": link}
 

@@ -21,6 +21,7 @@ from engine.games import GAMES
 from service.auth import Seen
 from service.problems import Problem
 from store import Store
+from store.projections import Status
 
 MAX_SCORED_STEPS = 200
 
@@ -97,10 +98,9 @@ def steps(
 def _step(
     game: Game, state: Any, seq: int, viewer: Viewer, players: Sequence[str], scored: bool
 ) -> dict[str, Any]:
-    over = game.is_over(state)
     step = {
         "at": seq,
-        "status": "finished" if over else "in-progress",
+        "status": Status.of(game.is_over(state)),
         "round": game.round(state),
         "to_act": list(game.to_act(state)),
         "state": game.view(state, viewer),

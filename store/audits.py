@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 import orjson
@@ -14,20 +15,26 @@ from store import keys
 _DONE_TOKEN_S = 60
 
 
+class AuditStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+
+
 class Audits:
     def __init__(self, client: redis.Redis):
         self.redis = client
 
     def new(self, game_id: str, claimed: Mapping[str, int]) -> int:
         number = self.redis.hincrby(keys.game(game_id).meta, "audits", 1)
-        self.save(game_id, number, {"status": "queued", "claimed": claimed})
+        self.save(game_id, number, {"status": AuditStatus.QUEUED, "claimed": claimed})
         return number
 
     def save(self, game_id: str, number: int, report: Mapping[str, Any]) -> None:
         k = keys.game(game_id)
         pipe = self.redis.pipeline(transaction=True)
         pipe.set(k.audit(number), orjson.dumps(report))
-        if report.get("status") == "done":
+        if report.get("status") == AuditStatus.DONE:
             pipe.rpush(k.audit_done(number), 1)
             pipe.expire(k.audit_done(number), _DONE_TOKEN_S)
         pipe.execute()

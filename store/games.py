@@ -12,6 +12,7 @@ import redis
 
 from engine.log import GENESIS, chain
 from store import keys
+from store.projections import Field, Projection, Status
 
 
 class Games:
@@ -24,7 +25,7 @@ class Games:
         created: dict[str, Any],
         secret: Mapping[str, Any],
         tokens: Mapping[str, str],
-        projection: Mapping[str, Any],
+        projection: Projection,
     ) -> dict[str, Any]:
         """Write a new game whose log is the single `game-created` entry, and its projections."""
         entry = chain(GENESIS, [{**created, "seq": 1}])[0]
@@ -47,7 +48,7 @@ class Games:
         decks = orjson.dumps(secret["decks"])
         pipe.hset(k.secret, mapping={"seed": secret["seed"], "decks": decks})
         pipe.hset(k.auth, mapping={token_digest(t): role for t, role in tokens.items()})
-        pipe.hset(k.proj, mapping={**projection, "at": 1})
+        pipe.hset(k.proj, mapping=projection.fields(at=1))
         pipe.execute()
         return entry
 
@@ -62,14 +63,14 @@ class Games:
         pipe = self.redis.pipeline(transaction=False)
         pipe.hgetall(k.meta)
         pipe.hget(k.auth, token_digest(token) if token else "-")
-        pipe.hget(k.proj, "status")
+        pipe.hget(k.proj, Field.STATUS)
         raw, role, status = pipe.execute()
         if not raw:
             return None, None, False
         meta = decode_meta(raw)
         for field in ("version", "submitted"):
             meta[field] = int(meta[field])
-        return meta, role.decode() if role else None, status == b"finished"
+        return meta, role.decode() if role else None, Status.read(status) == Status.FINISHED
 
     def secret(self, game_id: str) -> tuple[str, list[list[str]]]:
         seed, decks = self.redis.hmget(keys.game(game_id).secret, "seed", "decks")
@@ -91,13 +92,13 @@ class Games:
         for game_id in game_ids:
             k = keys.game(game_id)
             pipe.hgetall(k.meta)
-            pipe.hmget(k.proj, "status")
+            pipe.hget(k.proj, Field.STATUS)
         raw = pipe.execute()
         out = []
-        for found, (status,) in zip(raw[::2], raw[1::2], strict=True):
+        for found, status in zip(raw[::2], raw[1::2], strict=True):
             meta = decode_meta(found) if found else None
             if meta is not None:
-                meta["status"] = status.decode() if status else "in-progress"
+                meta["status"] = Status.read(status)
             out.append(meta)
         return out
 

@@ -11,12 +11,15 @@ import redis
 
 from store import keys
 from store.games import decode_meta
+from store.projections import Field, Status
 
 _LOCK_MS = 30_000
 
-# Only the holder of the lock (its token) may release it.
+# Only the holder of the lock may release it; ARGV[1] is {"token": the holder's}.
 _RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == cjson.decode(ARGV[1]).token then
+  return redis.call('DEL', KEYS[1])
+end
 return 0
 """
 
@@ -45,7 +48,7 @@ class Locks:
         return token if taken else None
 
     def release(self, game_id: str, token: str) -> None:
-        self._release(keys=[keys.game(game_id).lock], args=[token])
+        self._release(keys=[keys.game(game_id).lock], args=[orjson.dumps({"token": token})])
 
     def judging(self, game_id: str) -> Judging | None:
         """In one round trip: take the game's lock and read what judging it needs.
@@ -57,7 +60,7 @@ class Locks:
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(k.lock, token, nx=True, px=_LOCK_MS)
         pipe.hgetall(k.meta)
-        pipe.hmget(k.proj, "judged", "status")
+        pipe.hmget(k.proj, Field.JUDGED, Field.STATUS)
         pipe.hmget(k.secret, "seed", "decks")
         locked, raw, (judged, status), (seed, decks) = pipe.execute()
         if not locked:
@@ -69,7 +72,7 @@ class Locks:
             lock=token,
             meta=decode_meta(raw),
             judged=int(judged or 0),
-            finished=status == b"finished",
+            finished=Status.read(status) == Status.FINISHED,
             seed=seed.decode(),
             decks=orjson.loads(decks),
         )

@@ -7,9 +7,10 @@ entries and updates meta, verdict index and projections together.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 import orjson
@@ -17,43 +18,50 @@ import redis
 
 from engine.log import chain
 from store import keys
+from store.projections import Field, Projection
 
+# ARGV[1] is one JSON object: `based_on` (the version the entries were chained onto),
+# `entries` (their canonical JSON, as stored), `hash` (the last one's), `verdicts` ([submission
+# seq, verdict seq] pairs), `projection` (fields of the proj hash), and when they apply
+# `expected_version`, `idempotency` ({key, body_hash}) and `submitted` (a submission's seq).
 _APPEND = """
 local log, meta, idem, index, proj = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local based_on, expected, idem_key = ARGV[1], ARGV[2], ARGV[3]
+local a = cjson.decode(ARGV[1])
 local version = tonumber(redis.call('HGET', meta, 'version'))
 if not version then return {'missing', '0'} end
-if idem_key ~= '' then
-  local seen = redis.call('HGET', idem, idem_key)
+if a.idempotency then
+  local seen = redis.call('HGET', idem, a.idempotency.key)
   if seen then return {'idempotent', seen} end
 end
-if expected ~= '' and tonumber(expected) ~= version then return {'conflict', tostring(version)} end
-if tonumber(based_on) ~= version then return {'moved', tostring(version)} end
-local n = tonumber(ARGV[7])
-local m = tonumber(ARGV[8 + n])
-local first_pair = 9 + n
-for k = 0, m - 1 do
-  if redis.call('HEXISTS', index, ARGV[first_pair + 2 * k]) == 1 then
-    return {'judged', ARGV[first_pair + 2 * k]}
-  end
+if a.expected_version and a.expected_version ~= version then
+  return {'conflict', tostring(version)}
 end
-for k = 1, n do
-  redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[7 + k])
+if a.based_on ~= version then return {'moved', tostring(version)} end
+for _, pair in ipairs(a.verdicts) do
+  if redis.call('HEXISTS', index, pair[1]) == 1 then return {'judged', tostring(pair[1])} end
 end
-for k = 0, m - 1 do
-  redis.call('HSET', index, ARGV[first_pair + 2 * k], ARGV[first_pair + 2 * k + 1])
+for k, entry in ipairs(a.entries) do
+  redis.call('XADD', log, (version + k) .. '-0', 'e', entry)
 end
-local p = first_pair + 2 * m
-for k = p, #ARGV, 2 do redis.call('HSET', proj, ARGV[k], ARGV[k + 1]) end
-if #ARGV >= p then redis.call('HSET', proj, 'at', version + n) end
-redis.call('HSET', meta, 'version', version + n, 'hash', ARGV[5])
-if ARGV[6] ~= '' then redis.call('HSET', meta, 'submitted', ARGV[6]) end
-if idem_key ~= '' then redis.call('HSET', idem, idem_key, ARGV[4] .. ' ' .. (version + 1)) end
-return {'ok', tostring(version + n)}
+for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2]) end
+local fields = {}
+for field, value in pairs(a.projection) do
+  fields[#fields + 1] = field
+  fields[#fields + 1] = value
+end
+if #fields > 0 then redis.call('HSET', proj, unpack(fields)) end
+local now = version + #a.entries
+redis.call('HSET', meta, 'version', now, 'hash', a.hash)
+if a.submitted then redis.call('HSET', meta, 'submitted', a.submitted) end
+if a.idempotency then
+  redis.call('HSET', idem, a.idempotency.key, a.idempotency.body_hash .. ' ' .. (version + 1))
+end
+return {'ok', tostring(now)}
 """
 
+# ARGV[1]: {"seq": a submission's seq}.
 _VERDICT = """
-local at = redis.call('HGET', KEYS[2], ARGV[1])
+local at = redis.call('HGET', KEYS[2], cjson.decode(ARGV[1]).seq)
 if not at then return false end
 local found = redis.call('XRANGE', KEYS[1], at .. '-0', at .. '-0')
 if #found == 0 then return false end
@@ -66,11 +74,20 @@ def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
+class Outcome(StrEnum):
+    """What an append came to."""
+
+    OK = "ok"
+    IDEMPOTENT = "idempotent"  # the key was used before: its first submission is the answer
+    CONFLICT = "conflict"  # the log is not at the expected version
+    JUDGED = "judged"  # a verdict was already written for one of the submissions
+    MISSING = "missing"  # no such game
+    MOVED = "moved"  # another writer appended first: chain again
+
+
 @dataclass(frozen=True)
 class Appended:
-    """What an append came to: `ok`, `idempotent` (an earlier answer), `conflict`, `judged`."""
-
-    outcome: str
+    outcome: Outcome
     seq: int = 0
     version: int = 0
     body_hash: str = ""
@@ -109,7 +126,7 @@ class Log:
         expected_version: int | None = None,
         idempotency: tuple[str, str] | None = None,
         verdicts: Iterable[tuple[int, int]] = (),
-        projection: Mapping[str, Any] | None = None,
+        projection: Projection | None = None,
         submission: bool = False,
         based_on: tuple[int, str] | None = None,
     ) -> Appended:
@@ -119,57 +136,55 @@ class Log:
         with the index (0-based) in `bodies` of its verdict entry.
         """
         k = keys.game(game_id)
-        idem_key, body_hash = idempotency or ("", "")
         verdicts = list(verdicts)
+        fixed: dict[str, Any] = {"projection": {}}
+        if expected_version is not None:
+            fixed["expected_version"] = expected_version
+        if idempotency:
+            fixed["idempotency"] = {"key": idempotency[0], "body_hash": idempotency[1]}
         for _ in range(100):
             # `based_on` saves a round trip when the caller has just read the log's head.
             version, last_hash = based_on or self.redis.hmget(k.meta, "version", "hash")
             based_on = None
             if version is None:
-                return Appended("missing")
+                return Appended(Outcome.MISSING)
             version = int(version)
             last_hash = last_hash if isinstance(last_hash, str) else last_hash.decode()
             stamped = [
                 {**body, "seq": version + i, "at": now()} for i, body in enumerate(bodies, 1)
             ]
             chained = chain(last_hash, stamped)
-            pairs: list[Any] = []
-            for of, index in verdicts:
-                pairs += [of, version + 1 + index]
-            proj: list[Any] = []
-            for field, value in (projection or {}).items():
-                proj += [field, value]
-            args = [
-                version,
-                "" if expected_version is None else expected_version,
-                idem_key,
-                body_hash,
-                chained[-1]["hash"],
-                version + 1 if submission else "",
-                len(chained),
-                *[orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in chained],
-                len(verdicts),
-                *pairs,
-                *proj,
-            ]
+            args = {
+                **fixed,
+                "based_on": version,
+                "entries": [
+                    orjson.dumps(e, option=orjson.OPT_SORT_KEYS).decode() for e in chained
+                ],
+                "hash": chained[-1]["hash"],
+                "verdicts": [[of, version + 1 + index] for of, index in verdicts],
+            }
+            if projection is not None:
+                args["projection"] = projection.fields(at=version + len(chained))
+            if submission:
+                args["submitted"] = version + 1
             outcome, value = self._append(
-                keys=[k.log, k.meta, k.idem, k.verdict, k.proj], args=args
+                keys=[k.log, k.meta, k.idem, k.verdict, k.proj], args=[orjson.dumps(args)]
             )
-            outcome, value = outcome.decode(), value.decode()
-            if outcome == "moved":
+            outcome, value = Outcome(outcome.decode()), value.decode()
+            if outcome == Outcome.MOVED:
                 continue
-            if outcome == "ok":
-                return Appended("ok", seq=version + 1, version=int(value))
-            if outcome == "idempotent":
+            if outcome == Outcome.OK:
+                return Appended(outcome, seq=version + 1, version=int(value))
+            if outcome == Outcome.IDEMPOTENT:
                 first_hash, seq = value.split(" ")
-                return Appended("idempotent", seq=int(seq), body_hash=first_hash)
-            return Appended(outcome, version=int(value) if value.isdigit() else 0)
+                return Appended(outcome, seq=int(seq), body_hash=first_hash)
+            return Appended(outcome, version=int(value))
         raise RuntimeError(f"game {game_id}: could not append after 100 attempts")
 
     def verdict(self, game_id: str, seq: int) -> dict[str, Any] | None:
         """The verdict entry on submission `seq`, in one round trip, or None while pending."""
         k = keys.game(game_id)
-        found = self._verdict(keys=[k.log, k.verdict], args=[seq])
+        found = self._verdict(keys=[k.log, k.verdict], args=[orjson.dumps({"seq": seq})])
         return orjson.loads(found) if found else None
 
     def verdict_seqs(self, game_id: str) -> dict[int, int]:
@@ -181,6 +196,6 @@ class Log:
         k = keys.game(game_id)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hget(k.meta, "submitted")
-        pipe.hget(k.proj, "judged")
+        pipe.hget(k.proj, Field.JUDGED)
         submitted, judged = pipe.execute()
         return int(submitted or 0), int(judged or 0)

@@ -2,51 +2,155 @@
 
 A worker keeps them in the game's `proj` hash with every verdict: the engine state (for
 resuming), the score, `to_act`, the round, and a view per viewer (every seat, the spectator,
-the table), so a state read is one `HMGET`.
+the table), so a state read is one `HMGET`. This module is the only one that knows the hash's
+fields (`Field`); everyone else reads and writes typed records.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import orjson
 import redis
 
 from engine import codec
-from engine.game import SPECTATOR, TABLE, Game
+from engine.game import SPECTATOR, TABLE, Game, Viewer
+from engine.visibility import shown_to
 from store import keys
 
 
-def project(game: Game, players: list[str], state: Any, judged: int) -> dict[str, Any]:
-    """What readers need without replaying: status, whose turn, score, and a view per viewer.
+class Status(StrEnum):
+    IN_PROGRESS = "in-progress"
+    FINISHED = "finished"
 
-    Once a game is over everything about it is public, so every viewer gets the table's view.
-    """
-    over = game.is_over(state)
-    viewers: list[int | str] = [SPECTATOR, TABLE, *range(len(players))]
-    views = {
-        f"view:{viewer}": orjson.dumps(game.view(state, TABLE if over else viewer))
-        for viewer in viewers
-    }
-    return {
-        "judged": judged,
-        "status": "finished" if over else "in-progress",
-        "to_act": orjson.dumps(list(game.to_act(state))),
-        "round": game.round(state),
-        "state": orjson.dumps(codec.encode(state)),
-        "score": orjson.dumps(game.score(state).to_json(players)),
-        **views,
-    }
+    @classmethod
+    def of(cls, over: bool) -> Status:
+        return cls.FINISHED if over else cls.IN_PROGRESS
+
+    @classmethod
+    def read(cls, raw: bytes | None) -> Status:
+        """A stored status; a game with none yet is in progress."""
+        return cls(raw.decode()) if raw else cls.IN_PROGRESS
+
+
+class Field(StrEnum):
+    """The fields of the `proj` hash, besides one `view:<viewer>` per viewer."""
+
+    JUDGED = "judged"  # the last submission judged
+    AT = "at"  # the log version the projections describe
+    STATUS = "status"
+    TO_ACT = "to_act"
+    ROUND = "round"
+    STATE = "state"
+    SCORE = "score"
+
+    @staticmethod
+    def view(viewer: Viewer | str) -> str:
+        return f"view:{viewer}"
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A game's projections as a worker writes them, right after submission `judged`."""
+
+    judged: int
+    status: Status
+    to_act: tuple[int, ...]
+    round: int
+    state: Any  # the engine state, encoded (`engine.codec`)
+    score: Any  # the score breakdown's JSON
+    views: Mapping[str, Any]  # viewer ("0", "spectator", "table") -> its view
+
+    @classmethod
+    def of(cls, game: Game, players: list[str], state: Any, judged: int) -> Projection:
+        over = game.is_over(state)
+        viewers: list[Viewer] = [SPECTATOR, TABLE, *range(len(players))]
+        return cls(
+            judged=judged,
+            status=Status.of(over),
+            to_act=tuple(game.to_act(state)),
+            round=game.round(state),
+            state=codec.encode(state),
+            score=game.score(state).to_json(players),
+            views={str(v): game.view(state, shown_to(v, over)) for v in viewers},
+        )
+
+    def fields(self, at: int) -> dict[str, str]:
+        """The hash's fields, describing log version `at`, as plain strings."""
+        fields = {
+            Field.JUDGED: str(self.judged),
+            Field.AT: str(at),
+            Field.STATUS: str(self.status),
+            Field.TO_ACT: _json(list(self.to_act)),
+            Field.ROUND: str(self.round),
+            Field.STATE: _json(self.state),
+            Field.SCORE: _json(self.score),
+        }
+        views = {Field.view(viewer): _json(view) for viewer, view in self.views.items()}
+        return {str(field): value for field, value in fields.items()} | views
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a game stands at log version `at`, as the projections say."""
+
+    at: int
+    status: Status
+    round: int
+    to_act: tuple[int, ...]
 
 
 class Projections:
     def __init__(self, client: redis.Redis):
         self.redis = client
 
-    def read(self, game_id: str, *fields: str) -> dict[str, Any]:
-        values = self.redis.hmget(keys.game(game_id).proj, *fields)
-        return {f: v and v.decode() for f, v in zip(fields, values, strict=True)}
+    def position(self, game_id: str) -> Position:
+        return _position(self.redis.hmget(keys.game(game_id).proj, *_POSITION))
 
-    def view(self, game_id: str, viewer: str) -> tuple[int, bytes | None]:
-        at, view = self.redis.hmget(keys.game(game_id).proj, "at", f"view:{viewer}")
-        return (int(at) if at else 0), view
+    def view(self, game_id: str, viewer: Viewer) -> tuple[Position, bytes]:
+        """Where the game stands and `viewer`'s view of it (JSON, as stored), read together."""
+        *position, view = self.redis.hmget(
+            keys.game(game_id).proj, *_POSITION, Field.view(viewer)
+        )
+        return _position(position), view
+
+    def state(self, game_id: str) -> tuple[int, Any]:
+        """The log version the projections describe and the engine state there, encoded."""
+        at, state = self.redis.hmget(keys.game(game_id).proj, Field.AT, Field.STATE)
+        return int(at), orjson.loads(state)
+
+    def score(self, game_id: str) -> bytes:
+        """The score breakdown's JSON, as stored."""
+        return self.redis.hget(keys.game(game_id).proj, Field.SCORE)
+
+    def stored(self, game_id: str, viewers: tuple[Viewer, ...]) -> dict[str, Any]:
+        """What an audit compares with its rebuild: `at`, `state`, `score` and `views`."""
+        at, state, score, *views = self.redis.hmget(
+            keys.game(game_id).proj,
+            Field.AT, Field.STATE, Field.SCORE, *(Field.view(v) for v in viewers),
+        )
+        return {
+            "at": int(at),
+            "state": orjson.loads(state),
+            "score": orjson.loads(score),
+            "views": {
+                str(v): orjson.loads(view)
+                for v, view in zip(viewers, views, strict=True)
+                if view
+            },
+        }
+
+
+_POSITION = (Field.AT, Field.STATUS, Field.ROUND, Field.TO_ACT)
+
+
+def _position(raw: list[bytes | None]) -> Position:
+    at, status, round_, to_act = raw
+    return Position(int(at or 0), Status.read(status), int(round_), tuple(orjson.loads(to_act)))
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()

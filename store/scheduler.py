@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+import orjson
 import redis
 
 from store import keys
@@ -18,39 +19,43 @@ _DRAIN_FLAG_S = 10
 _CLAIM_S = 30
 
 # Mark a game dirty and ring the bell (KEYS[2]) for a drain waiting for work; one token is
-# enough to wake a waiter, so the bell never holds more. With no game id (ARGV[2] empty) it
-# only opens a slot for the games already waiting.
+# enough to wake a waiter, so the bell never holds more. ARGV[1] is {"now", "game", "flag_s"};
+# without a game it only opens a slot for the games already waiting.
 _MARK_DIRTY = """
-if ARGV[2] ~= '' then
-  redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2])
+local a = cjson.decode(ARGV[1])
+if a.game then
+  redis.call('ZADD', KEYS[1], 'NX', a.now, a.game)
   redis.call('LPUSH', KEYS[2], 1)
   redis.call('LTRIM', KEYS[2], 0, 0)
 end
 local backlog = redis.call('ZCARD', KEYS[1])
 for slot = 0, #KEYS - 3 do
-  if slot < backlog and redis.call('SET', KEYS[slot + 3], 1, 'NX', 'EX', ARGV[3]) then
+  if slot < backlog and redis.call('SET', KEYS[slot + 3], 1, 'NX', 'EX', a.flag_s) then
     return slot
   end
 end
 return -1
 """
 
-# Take the oldest dirty game and claim it until ARGV[1]; keep the drain slot's flag (KEYS[3])
-# alive while its job works, so a flag outlives its job by at most one TTL.
+# Take the oldest dirty game and claim it until ARGV[1]'s `until`; keep the drain slot's flag
+# (KEYS[3]) alive for `flag_s` while its job works, so a flag outlives its job by at most that.
 _CLAIM = """
-redis.call('EXPIRE', KEYS[3], ARGV[2])
+local a = cjson.decode(ARGV[1])
+redis.call('EXPIRE', KEYS[3], a.flag_s)
 local found = redis.call('ZPOPMIN', KEYS[1])
 if #found == 0 then return false end
-redis.call('ZADD', KEYS[2], ARGV[1], found[1])
+redis.call('ZADD', KEYS[2], a['until'], found[1])
 return found[1]
 """
 
-# Claims that lapsed (their job died between claiming a game and judging it) go back to dirty.
+# Claims that lapsed by ARGV[1]'s `now` (their job died between claiming a game and judging
+# it) go back to dirty.
 _RECLAIM = """
-local lapsed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+local now = cjson.decode(ARGV[1]).now
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
 for _, game in ipairs(lapsed) do
   redis.call('ZREM', KEYS[2], game)
-  redis.call('ZADD', KEYS[1], 'NX', ARGV[1], game)
+  redis.call('ZADD', KEYS[1], 'NX', now, game)
 end
 return #lapsed
 """
@@ -63,7 +68,7 @@ class Scheduler:
         self._claim = client.register_script(_CLAIM)
         self._reclaim = client.register_script(_RECLAIM)
 
-    def mark_dirty(self, game_id: str = "") -> int | None:
+    def mark_dirty(self, game_id: str | None = None) -> int | None:
         """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
 
         While a slot's flag is set, submissions only join the dirty set, so under load one job
@@ -73,9 +78,10 @@ class Scheduler:
         (a worker starting up).
         """
         flags = [keys.draining(slot) for slot in range(DRAINERS)]
-        slot = self._mark_dirty(
-            keys=[keys.DIRTY, keys.BELL, *flags], args=[time.time(), game_id, _DRAIN_FLAG_S]
-        )
+        marked = {"now": time.time(), "flag_s": _DRAIN_FLAG_S}
+        if game_id is not None:
+            marked["game"] = game_id
+        slot = self._mark_dirty(keys=[keys.DIRTY, keys.BELL, *flags], args=[orjson.dumps(marked)])
         return None if slot < 0 else int(slot)
 
     def next_dirty(self, slot: int, linger_s: float) -> str | None:
@@ -89,7 +95,7 @@ class Scheduler:
         while True:
             claimed = self._claim(
                 keys=[keys.DIRTY, keys.CLAIMED, keys.draining(slot)],
-                args=[time.time() + _CLAIM_S, _DRAIN_FLAG_S],
+                args=[orjson.dumps({"until": time.time() + _CLAIM_S, "flag_s": _DRAIN_FLAG_S})],
             )
             left = deadline - time.monotonic()
             if claimed is not None or left <= 0:
@@ -101,7 +107,9 @@ class Scheduler:
 
     def reclaim_lapsed(self) -> int:
         """Put games whose claim lapsed back among the dirty ones; how many there were."""
-        return self._reclaim(keys=[keys.DIRTY, keys.CLAIMED], args=[time.time()])
+        return self._reclaim(
+            keys=[keys.DIRTY, keys.CLAIMED], args=[orjson.dumps({"now": time.time()})]
+        )
 
     def drain_may_stop(self, slot: int) -> bool:
         """Lower the slot's flag; False if a game was marked dirty meanwhile and this drain took

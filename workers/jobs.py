@@ -7,12 +7,11 @@ many moves and many games. `audit` rebuilds one game from its log.
 from __future__ import annotations
 
 import logging
-from typing import Any
-
-import orjson
 
 from engine.audit import report
+from engine.game import SPECTATOR, TABLE
 from store import Store
+from store.audits import AuditStatus
 from store.connection import client, redis_url
 from workers.validation import has_pending, judge_pending
 
@@ -77,29 +76,13 @@ def audit(game_id: str, number: int) -> bool:
 
     def progress(done: int, total: int) -> None:
         store.audits.save(game_id, number, {
-            "status": "running", "claimed": claimed, "progress": {"done": done, "total": total}
+            "status": AuditStatus.RUNNING,
+            "claimed": claimed,
+            "progress": {"done": done, "total": total},
         })
 
-    result = report(entries, seed, decks, _stored(store, game_id), claimed, progress)
-    result.update(status="done", number=number, version=len(entries))
+    stored = store.projections.stored(game_id, (SPECTATOR, TABLE))
+    result = report(entries, seed, decks, stored, claimed, progress)
+    result.update(status=AuditStatus.DONE, number=number, version=len(entries))
     store.audits.save(game_id, number, result)
     return result["ok"]
-
-
-def _stored(store: Store, game_id: str) -> dict[str, Any]:
-    """What the service keeps besides the log, for the audit to compare with its rebuild."""
-    fields = ("at", "state", "score", "view:spectator", "view:table")
-    saved = store.projections.read(game_id, *fields)
-    stored = {
-        "at": saved["at"],
-        "state": orjson.loads(saved["state"]) if saved["state"] else None,
-        "score": orjson.loads(saved["score"]) if saved["score"] else None,
-        "views": {
-            viewer: orjson.loads(saved[f"view:{viewer}"])
-            for viewer in ("spectator", "table")
-            if saved[f"view:{viewer}"]
-        },
-    }
-    if stored["state"] is None:
-        stored.pop("state")
-    return stored

@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-import orjson
-
 from engine import codec, log
 from engine.game import Game
 from engine.games import GAMES
 from store import Store
 from store.locks import Judging
-from store.projections import project
+from store.log import Outcome
+from store.projections import Projection
 
 
 def judge_pending(store: Store, game_id: str) -> int:
@@ -66,10 +65,10 @@ def _judge(store: Store, game_id: str, judging: Judging) -> int:
         game_id,
         bodies,
         verdicts=[(s["seq"], i) for i, s in enumerate(submissions)],
-        projection=project(game, meta["players"], state, submissions[-1]["seq"]),
+        projection=Projection.of(game, meta["players"], state, submissions[-1]["seq"]),
         based_on=(int(meta["version"]), meta["hash"]),
     )
-    if appended.outcome != "ok":
+    if appended.outcome != Outcome.OK:
         _resumed.pop(game_id, None)
         return 0
     _remember(game_id, submissions[-1]["seq"], state)
@@ -81,8 +80,7 @@ def _resume(store: Store, game: Game, game_id: str, judged: int) -> Any:
     if cached is not None and cached[0] == judged:
         _resumed.move_to_end(game_id)
         return cached[1]
-    saved = store.projections.read(game_id, "state")["state"]
-    return codec.decode(game.state_type, orjson.loads(saved))
+    return codec.decode(game.state_type, store.projections.state(game_id)[1])
 
 
 def _remember(game_id: str, judged: int, state: Any) -> None:

@@ -1,7 +1,7 @@
 """Redaction of log entries: hidden fields are for their seat alone while the game runs."""
 
 from engine.game import SPECTATOR, TABLE
-from engine.visibility import is_redacted, redact, sees_everything
+from engine.visibility import is_redacted, redact, shown_to
 
 ENTRY = {
     "seq": 5,
@@ -44,13 +44,14 @@ def test_fields_not_marked_hidden_are_left_alone():
 
 def test_the_table_sees_everything():
     assert redact(ENTRY, TABLE) == ENTRY
-    assert sees_everything(TABLE, finished=False)
+    assert shown_to(TABLE, finished=False) == TABLE
 
 
 def test_everybody_sees_everything_once_the_game_is_finished():
     assert redact(ENTRY, SPECTATOR, finished=True) == ENTRY
     assert redact(ENTRY, 0, finished=True) == ENTRY
-    assert not sees_everything(SPECTATOR, finished=False)
+    assert shown_to(0, finished=True) == shown_to(SPECTATOR, finished=True) == TABLE
+    assert shown_to(SPECTATOR, finished=False) == SPECTATOR
 
 
 def test_a_whole_entry_can_be_hidden_from_other_seats():

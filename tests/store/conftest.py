@@ -7,7 +7,7 @@ from engine import log
 from engine.game import Table
 from engine.games import GAMES
 from store import Store
-from store.projections import project
+from store.projections import Projection
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def new_game(store: Store, game_id: str = "g", seed: str = "s") -> str:
     }
     state = game.deal(Table(len(players), {}, seed, ()))
     store.games.create(game_id, created, {"seed": seed, "decks": []}, {"t": "table"},
-                       project(game, players, state, 0))
+                       Projection.of(game, players, state, 0))
     return game_id
 
 

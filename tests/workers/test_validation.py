@@ -7,6 +7,7 @@ from engine import log
 from engine.games import GAMES
 from service import handlers
 from store import Store
+from store.projections import Status
 from workers import jobs
 from workers.validation import has_pending, judge_pending
 
@@ -68,8 +69,9 @@ def test_projections_follow_the_verdicts(store):
     game_id = new_game(store)
     submit(store, game_id, 0, {"type": "draw"})
     judge_pending(store, game_id)
-    saved = store.projections.read(game_id, "judged", "at", "to_act", "status")
-    assert saved == {"judged": "2", "at": "3", "to_act": "[0]", "status": "in-progress"}
+    assert store.log.progress(game_id) == (2, 2)  # submitted, judged
+    position = store.projections.position(game_id)
+    assert (position.at, position.to_act, position.status) == (3, (0,), Status.IN_PROGRESS)
     seed, decks = store.games.secret(game_id)
     meta = store.games.meta(game_id)
     replayed = log.state_at(GAMES["coloretto"], log.table_of(meta, seed, decks),

@@ -1,0 +1,35 @@
+"""A game's lock, and the audit records workers write while they rebuild a game."""
+
+import threading
+
+from store.audits import AuditStatus
+from tests.store.conftest import new_game
+
+
+def test_a_locked_game_cannot_be_taken_for_judging_until_its_holder_releases_it(store):
+    game_id = new_game(store)
+    token = store.locks.take(game_id)
+    assert token is not None and store.locks.judging(game_id) is None
+    store.locks.release(game_id, "not-the-holder")
+    assert store.locks.take(game_id) is None
+    store.locks.release(game_id, token)
+    judging = store.locks.judging(game_id)
+    assert (judging.judged, judging.finished, judging.seed) == (0, False, "s")
+    assert store.locks.take(game_id) is None  # judging holds the lock
+    store.locks.release(game_id, judging.lock)
+
+
+def test_a_game_that_does_not_exist_is_not_judged_and_not_left_locked(store):
+    assert store.locks.judging("nowhere") is None
+    assert store.redis.keys("*nowhere*") == []
+
+
+def test_waiting_for_an_audit_returns_when_it_is_done(store):
+    game_id = new_game(store)
+    number = store.audits.new(game_id, {"0": 41})
+    assert store.audits.read(game_id, number) == {"status": "queued", "claimed": {"0": 41}}
+    done = {"status": AuditStatus.DONE, "ok": True}
+    later = threading.Timer(0.2, store.audits.save, [game_id, number, done])
+    later.start()
+    assert store.audits.read(game_id, number, wait_s=30) == {"status": "done", "ok": True}
+    later.join()

@@ -1,0 +1,62 @@
+"""Projections: written as one typed record with a verdict, read back in the parts readers need."""
+
+import orjson
+
+from engine import codec, log
+from engine.game import SPECTATOR, TABLE, Table
+from engine.games import GAMES
+from store.projections import Position, Projection, Status
+from tests.store.conftest import new_game, submit
+
+
+def test_a_new_games_projections_describe_its_deal(store):
+    game_id = new_game(store)
+    position, view = store.projections.view(game_id, 0)
+    assert position == Position(at=1, status=Status.IN_PROGRESS, round=1, to_act=(0,))
+    assert store.projections.position(game_id) == position
+    assert orjson.loads(view)["you"] is not None
+    at, state = store.projections.state(game_id)
+    assert at == 1 and codec.decode(GAMES["coloretto"].state_type, state).drawn is None
+    assert orjson.loads(store.projections.score(game_id))["final"] is False
+
+
+def test_projections_written_with_an_append_describe_the_version_it_reaches(store):
+    game_id = new_game(store)
+    game = GAMES["coloretto"]
+    at, encoded = store.projections.state(game_id)
+    state = codec.decode(game.state_type, encoded)
+    seq = submit(store, game_id).seq
+    submission = {"seq": seq, "seat": 0, "move": {"type": "draw"}}
+    after, body = log.verdict(game, state, submission)
+    projection = Projection.of(game, ["a", "b", "c"], after, judged=seq)
+    store.log.append(game_id, [body], verdicts=[(seq, 0)], projection=projection)
+    assert store.projections.position(game_id).at == 3
+    assert store.log.progress(game_id) == (2, 2)
+
+
+def test_once_a_game_is_over_every_viewer_is_shown_the_tables_view():
+    game = GAMES["coloretto"]
+    finished = played_out(game, game.deal(Table(3, {}, "over", ())))
+    projection = Projection.of(game, ["a", "b", "c"], finished, judged=9)
+    table = game.view(finished, TABLE)
+    assert projection.status == Status.FINISHED
+    assert all(view == table for view in projection.views.values())
+    assert set(projection.views) == {SPECTATOR, TABLE, "0", "1", "2"}
+
+
+def test_the_stored_fields_are_plain_strings_naming_the_version():
+    game = GAMES["coloretto"]
+    state = game.deal(Table(3, {}, "s", ()))
+    fields = Projection.of(game, ["a", "b", "c"], state, judged=0).fields(at=7)
+    assert all(type(k) is str and type(v) is str for k, v in fields.items())
+    assert fields["at"] == "7" and fields["status"] == "in-progress"
+
+
+def played_out(game, state):
+    """The state at the end of a game where every seat makes its first legal move."""
+    for _ in range(5000):
+        if game.is_over(state):
+            return state
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, game.legal_moves(state, seat)[0], 0).state
+    raise AssertionError("the game did not end")
