@@ -4,10 +4,24 @@ Request schemas load and validate bodies and query strings; answer schemas docum
 shapes every client may rely on and feed /openapi.json. Answers are built as plain dicts.
 """
 
-from marshmallow import INCLUDE, RAISE, Schema, fields, validate
+from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, validate
 
 from engine.games import GAMES
+from schemas.moves import COMPONENTS
 from store.connection import LONGEST_WAIT_S
+
+# Every limit once: the validators enforce them and /openapi.json shows them.
+MOST_PLAYERS = 8
+LONGEST_NAME = 64
+LONGEST_SEED = 256
+EVENTS_PAGE = 500
+LARGEST_EVENTS_PAGE = 5000
+GAMES_PAGE = 50
+LARGEST_GAMES_PAGE = 200
+# Scored steps cost far more than views (service/timeline.py).
+MOST_SCORED_STEPS = 200
+# A followed log is sent for about this long a connection (the client reconnects).
+FOLLOWED_S = 25
 
 
 class Strict(Schema):
@@ -18,52 +32,129 @@ class Strict(Schema):
 class CreateGame(Strict):
     game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
     players = fields.List(
-        fields.String(validate=validate.Length(min=1, max=64)),
+        fields.String(validate=validate.Length(min=1, max=LONGEST_NAME)),
         required=True,
-        validate=validate.Length(min=1, max=8),
+        validate=validate.Length(min=1, max=MOST_PLAYERS),
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    seed = fields.String(validate=validate.Length(min=1, max=256))
+    seed = fields.String(validate=validate.Length(min=1, max=LONGEST_SEED))
     deck = fields.List(fields.String())
     decks = fields.List(fields.List(fields.String()))
 
 
 class Submission(Strict):
     seat = fields.Integer(strict=True, validate=validate.Range(min=0))
-    move = fields.Dict(required=True)
+    # Checked against its game's move schemas once the game is known (schemas.moves).
+    move = fields.Dict(
+        required=True,
+        metadata={"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in COMPONENTS]},
+    )
     expected_version = fields.Integer(strict=True, validate=validate.Range(min=1))
 
 
 class Wait(Schema):
-    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=LONGEST_WAIT_S))
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=LONGEST_WAIT_S),
+        metadata={"description": f"seconds (at most {LONGEST_WAIT_S}) to wait for the outcome"},
+    )
+
+
+class IdempotencyKey(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    key = fields.String(
+        data_key="Idempotency-Key",
+        metadata={"description": "retrying with the same key and body answers the first verdict"},
+    )
 
 
 class At(Schema):
-    at = fields.Integer(validate=validate.Range(min=1))
+    at = fields.Integer(
+        validate=validate.Range(min=1),
+        metadata={"description": "answer as of right after this log entry"},
+    )
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(validate=validate.Range(min=0))
-    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
-    follow = fields.Boolean(load_default=False)
+    after = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "entries after this seq (default 0, or Last-Event-ID)"},
+    )
+    limit = fields.Integer(
+        load_default=EVENTS_PAGE,
+        validate=validate.Range(min=1, max=LARGEST_EVENTS_PAGE),
+        metadata={"description": "at most this many (not when following)"},
+    )
+    follow = fields.Boolean(
+        load_default=False,
+        metadata={"description": (
+            "stream the entries after `after`, then each one as it lands (needs Accept"
+            " text/event-stream or application/x-ndjson). A connection lasts at most about"
+            f" {FOLLOWED_S} s and ends once the game is finished: reconnect with `after` = the"
+            " last seq received, or let EventSource send Last-Event-ID"
+        )},
+    )
+
+
+class LastEventId(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    last_event_id = fields.String(
+        data_key="Last-Event-ID",
+        metadata={"description": "with text/event-stream and no `after`: resume after this seq"},
+    )
 
 
 class ViewsQuery(Schema):
-    first = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
-    last = fields.Integer(data_key="to", validate=validate.Range(min=1))
-    score = fields.Boolean(load_default=False)
+    first = fields.Integer(
+        data_key="from",
+        load_default=1,
+        validate=validate.Range(min=1),
+        metadata={"description": "first entry of the range"},
+    )
+    last = fields.Integer(
+        data_key="to",
+        validate=validate.Range(min=1),
+        metadata={"description": "last entry of the range (default the log's version)"},
+    )
+    score = fields.Boolean(
+        load_default=False,
+        metadata={"description": (
+            f"list each step's score breakdown too (ranges of at most {MOST_SCORED_STEPS}"
+            " entries)"
+        )},
+    )
 
 
 class GamesQuery(Schema):
-    game = fields.String(validate=validate.OneOf(sorted(GAMES)))
-    player = fields.String()
-    status = fields.String(validate=validate.OneOf(["in-progress", "finished"]))
-    # The `next` of a previous page: a creation time, opaque to clients.
-    cursor = fields.String(
-        validate=validate.Regexp(r"^(\d+(\.\d+)?)?$", error="not a cursor given by a previous page")
+    game = fields.String(
+        validate=validate.OneOf(sorted(GAMES)), metadata={"description": "only this game"}
     )
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    order = fields.String(load_default="oldest", validate=validate.OneOf(["oldest", "newest"]))
+    player = fields.String(metadata={"description": "only with this player"})
+    status = fields.String(
+        validate=validate.OneOf(["in-progress", "finished"]),
+        metadata={"description": "in-progress or finished"},
+    )
+    # A creation time, opaque to clients.
+    cursor = fields.String(
+        validate=validate.Regexp(
+            r"^(\d+(\.\d+)?)?$", error="not a cursor given by a previous page"
+        ),
+        metadata={"description": "the `next` of a previous page"},
+    )
+    limit = fields.Integer(
+        load_default=GAMES_PAGE,
+        validate=validate.Range(min=1, max=LARGEST_GAMES_PAGE),
+        metadata={"description": f"page size (at most {LARGEST_GAMES_PAGE})"},
+    )
+    order = fields.String(
+        load_default="oldest",
+        validate=validate.OneOf(["oldest", "newest"]),
+        metadata={"description": "oldest first, or newest"},
+    )
 
 
 class AuditRequest(Strict):

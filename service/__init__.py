@@ -12,7 +12,8 @@ import orjson
 from flask import Flask
 from flask.json.provider import JSONProvider
 
-from service import audits, games, meta, moves, problems
+from schemas import api
+from service import audits, games, meta, moves, openapi
 from store import Store
 from store.connection import client, redis_url
 
@@ -30,13 +31,10 @@ class OrjsonProvider(JSONProvider):
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.json = OrjsonProvider(app)
-    # A followed log is sent for at most this long a connection (the client reconnects).
-    app.config.from_mapping(REDIS_URL=redis_url(), FOLLOW_SECONDS=25)
+    app.config.from_mapping(REDIS_URL=redis_url(), FOLLOW_SECONDS=api.FOLLOWED_S)
     if test_config:
         app.config.from_mapping(test_config)
     app.config.from_prefixed_env("TABLELOG")
     app.extensions["store"] = Store(client(app.config["REDIS_URL"]))
-    problems.register(app)
-    for blueprint in (games.bp, moves.bp, audits.bp, meta.bp):
-        app.register_blueprint(blueprint)
+    openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp)
     return app

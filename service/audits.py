@@ -1,35 +1,51 @@
-"""Audits of stored games, and verification of uploaded replay documents."""
+"""Audits of stored games, and uploaded replay documents: verified, or stepped through."""
 
-from flask import Blueprint
+from http import HTTPStatus
 
 from schemas import api
 from service import handlers, timeline
-from service.web import answer, body, game, query, store
+from service.auth import Seen
+from service.web import Blueprint, about_game, answer, store
 
-bp = Blueprint("audits", __name__, url_prefix="/v1")
+bp = Blueprint("audits", __name__, url_prefix="/v1", description=__doc__)
 
 
 @bp.post("/games/<game_id>/audit")
-def audit(game_id: str):
-    seen = game(game_id)
-    claims = body(api.AuditRequest)["claimed"]
-    status, report = handlers.request_audit(store(), seen, claims, query(api.Wait)["wait"])
+@about_game
+@bp.arguments(api.AuditRequest, required=False)
+@bp.arguments(api.Wait, location="query")
+@bp.response(200, api.AuditReport)
+@bp.alt_response(202, schema=api.AuditReport, description="still running", success=True)
+def audit(game: Seen, body: dict, query: dict):
+    """Rebuild the game from its log in a worker and explain the claimed totals."""
+    status, report = handlers.request_audit(store(), game, body["claimed"], query["wait"])
     return answer(report, status, {"Location": report["links"]["self"]})
 
 
 @bp.get("/games/<game_id>/audits/<int:number>")
-def audit_report(game_id: str, number: int):
-    status, report = handlers.audit_report(
-        store(), game(game_id), number, query(api.Wait)["wait"]
-    )
+@about_game
+@bp.arguments(api.Wait, location="query")
+@bp.response(200, api.AuditReport)
+@bp.alt_response(202, schema=api.AuditReport, description="still running", success=True)
+def audit_report(game: Seen, query: dict, number: int):
+    """An audit's progress or report."""
+    status, report = handlers.audit_report(store(), game, number, query["wait"])
     return answer(report, status)
 
 
 @bp.post("/replays/verify")
-def verify():
-    return answer(handlers.verify(body(api.ReplayDocument)))
+@bp.arguments(api.ReplayDocument)
+@bp.response(200, api.AuditReport)
+def verify(document: dict):
+    """Verify an uploaded replay document: no stored game needed."""
+    return answer(handlers.verify(document))
 
 
 @bp.post("/replays/views")
-def replay_views():
-    return answer(timeline.uploaded(body(api.ReplayDocument), query(api.ViewsQuery)))
+@bp.arguments(api.ReplayDocument)
+@bp.arguments(api.ViewsQuery, location="query")
+@bp.response(200, api.Views)
+@bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name)
+def replay_views(document: dict, query: dict):
+    """The table at every step of an uploaded replay (one that reveals its seed or deal)."""
+    return answer(timeline.uploaded(document, query))

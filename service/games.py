@@ -1,65 +1,107 @@
 """Games: create, list, summary, state, legal moves, score, the log and the views of a range."""
 
-from flask import Blueprint, current_app, request
+from http import HTTPStatus
+
+from flask import current_app, request
 
 from schemas import api
 from service import handlers, streams, timeline
+from service.auth import Seen
 from service.problems import Problem
-from service.web import answer, body, game, query, store
+from service.web import Blueprint, about_game, answer, store
 
-bp = Blueprint("games", __name__, url_prefix="/v1/games")
+bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
 
 
 @bp.post("")
-def create():
-    created = handlers.create_game(store(), body(api.CreateGame))
+@bp.arguments(api.CreateGame)
+@bp.response(201, api.Created)
+def create(body: dict):
+    """Create a game.
+
+    Keep the seat tokens and the table token: they are shown only once.
+    """
+    created = handlers.create_game(store(), body)
     return answer(created, 201, {"Location": f"/v1/games/{created['id']}"})
 
 
 @bp.get("")
-def index():
-    return answer(handlers.list_games(store(), query(api.GamesQuery)))
+@bp.arguments(api.GamesQuery, location="query")
+@bp.response(200, api.GameList)
+def index(query: dict):
+    """List games, oldest or newest first."""
+    return answer(handlers.list_games(store(), query))
 
 
 @bp.get("/<game_id>")
-def summary(game_id: str):
-    return answer(handlers.summary(store(), game(game_id)))
+@about_game
+@bp.response(200, api.Summary)
+def summary(game: Seen):
+    """Summary of a game."""
+    return answer(handlers.summary(store(), game))
 
 
 @bp.get("/<game_id>/state")
-def state(game_id: str):
-    at = query(api.At).get("at")
-    return answer(handlers.state(store(), game(game_id), at))
+@about_game
+@bp.arguments(api.At, location="query")
+@bp.response(200, api.State)
+def state(game: Seen, query: dict):
+    """The state as the caller may see it."""
+    return answer(handlers.state(store(), game, query.get("at")))
 
 
 @bp.get("/<game_id>/views")
-def views(game_id: str):
-    return answer(timeline.stored(store(), game(game_id), query(api.ViewsQuery)))
+@about_game
+@bp.arguments(api.ViewsQuery, location="query")
+@bp.response(200, api.Views)
+def views(game: Seen, query: dict):
+    """The caller's view at every step of a range of the log."""
+    return answer(timeline.stored(store(), game, query))
 
 
 @bp.get("/<game_id>/legal-moves")
-def legal_moves(game_id: str):
-    return answer(handlers.legal_moves(store(), game(game_id)))
+@about_game
+@bp.response(200, api.LegalMoves)
+def legal_moves(game: Seen):
+    """Legal moves of the caller's seat(s)."""
+    return answer(handlers.legal_moves(store(), game))
 
 
 @bp.get("/<game_id>/score")
-def score(game_id: str):
-    return answer(handlers.score(store(), game(game_id), query(api.At).get("at")))
+@about_game
+@bp.arguments(api.At, location="query")
+@bp.response(200, api.ScoreBreakdown)
+def score(game: Seen, query: dict):
+    """The score breakdown with provenance (provisional until the game is finished)."""
+    return answer(handlers.score(store(), game, query.get("at")))
 
 
 @bp.get("/<game_id>/replay")
-def replay(game_id: str):
-    document = handlers.replay_document(store(), game(game_id))
+@about_game
+@bp.response(200, api.ReplayDocument)
+def replay(game: Seen):
+    """The replay document, as a download (redacted for the caller while the game runs)."""
+    document = handlers.replay_document(store(), game)
     return answer(
-        document, headers={"Content-Disposition": f'attachment; filename="tablelog-{game_id}.json"'}
+        document, headers={"Content-Disposition": f'attachment; filename="tablelog-{game.id}.json"'}
     )
 
 
 @bp.get("/<game_id>/events")
-def events(game_id: str):
-    page = query(api.EventsQuery)
-    seen = game(game_id)
-    after = streams.resume_point(page.get("after"), request.headers.get("Last-Event-ID"))
+@about_game
+@bp.arguments(api.EventsQuery, location="query")
+@bp.arguments(api.LastEventId, location="headers")
+@bp.response(200, api.Events)
+@bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
+@bp.alt_response(200, schema=streams.SSE_EVENTS, content_type=streams.SSE, success=True)
+@bp.alt_response(406, HTTPStatus.NOT_ACCEPTABLE.name)
+def events(game: Seen, page: dict, headers: dict):
+    """The log, redacted for the caller.
+
+    JSON pages (`after`, `limit`, `next`), one entry a line with
+    `Accept: application/x-ndjson`, or followed as it is written with `follow`.
+    """
+    after = streams.resume_point(page.get("after"), headers.get("last_event_id"))
     form = request.accept_mimetypes.best
     if page["follow"]:
         if form not in (streams.NDJSON, streams.SSE):
@@ -68,9 +110,9 @@ def events(game_id: str):
                 "not-acceptable",
                 f"following streams the log: accept {streams.SSE} or {streams.NDJSON}",
             )
-        entries = streams.following(store(), seen, after, current_app.config["FOLLOW_SECONDS"])
+        entries = streams.following(store(), game, after, current_app.config["FOLLOW_SECONDS"])
         return (streams.ndjson if form == streams.NDJSON else streams.server_sent)(entries)
-    found, following = handlers.events(store(), seen, after, page["limit"])
+    found, following = handlers.events(store(), game, after, page["limit"])
     if form == streams.NDJSON:
         return streams.ndjson(found)
     return answer({"events": found, "next": following})

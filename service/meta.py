@@ -1,20 +1,22 @@
-"""Health, the OpenAPI document, and game boards for clients to draw."""
+"""Health, and game boards for clients to draw."""
 
-from flask import Blueprint
 from redis.exceptions import RedisError
 from rq import Worker
 
 from engine.games import GAMES
-from service.openapi import spec
+from schemas import api
 from service.problems import Problem
-from service.web import answer, store
+from service.web import Blueprint, answer, store
 from workers.queue import queue
 
-bp = Blueprint("meta", __name__)
+bp = Blueprint("meta", __name__, description=__doc__)
 
 
 @bp.get("/healthz")
+@bp.response(200, api.Health)
+@bp.alt_response(503, schema=api.Health, description="Redis is unreachable")
 def healthz():
+    """Health of Redis and the workers."""
     client = store().redis
     try:
         client.ping()
@@ -26,13 +28,10 @@ def healthz():
     return answer({"status": status, "redis": "ok", "workers": workers, "queued": queued})
 
 
-@bp.get("/openapi.json")
-def openapi():
-    return answer(spec())
-
-
 @bp.get("/v1/boards/<name>")
+@bp.response(200, description="the board as data (engine/boards)")
 def board(name: str):
+    """A game's board as data."""
     game = GAMES.get(name)
     drawn = game.board() if game else None
     if drawn is None:

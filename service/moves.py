@@ -1,29 +1,33 @@
 """Moves: submit one (optionally waiting for its verdict) and look a verdict up."""
 
-from flask import Blueprint, request
+from http import HTTPStatus
 
 from schemas import api
 from service import handlers
+from service.auth import Seen
 from service.problems import problem_response
-from service.web import answer, body, game, query, store
+from service.web import Blueprint, about_game, answer, store
 
-bp = Blueprint("moves", __name__, url_prefix="/v1/games")
+bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
 
 
 @bp.post("/<game_id>/moves")
-def submit(game_id: str):
-    seen = game(game_id)
-    submission = body(api.Submission)
+@about_game
+@bp.arguments(api.Submission)
+@bp.arguments(api.Wait, location="query")
+@bp.arguments(api.IdempotencyKey, location="headers")
+@bp.response(201, api.Verdict, description="accepted, with the effects of the move")
+@bp.alt_response(202, schema=api.Pending, description="not judged yet", success=True)
+@bp.alt_response(409, HTTPStatus.CONFLICT.name)
+@bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name)
+def submit(game: Seen, submission: dict, query: dict, headers: dict):
+    """Submit a move; `wait` answers with its verdict (a 422 names the rule it broke)."""
     status, verdict = handlers.submit(
-        store(),
-        seen,
-        submission,
-        request.headers.get("Idempotency-Key"),
-        query(api.Wait)["wait"],
+        store(), game, submission, headers.get("key"), query["wait"]
     )
     if status == 422:
         return problem_response(422, verdict["code"], verdict["detail"], **_rest(verdict))
-    return answer(verdict, status, {"Location": f"/v1/games/{game_id}/moves/{verdict['seq']}"})
+    return answer(verdict, status, {"Location": f"/v1/games/{game.id}/moves/{verdict['seq']}"})
 
 
 def _rest(verdict: dict) -> dict:
@@ -32,5 +36,8 @@ def _rest(verdict: dict) -> dict:
 
 
 @bp.get("/<game_id>/moves/<int:seq>")
-def lookup(game_id: str, seq: int):
-    return answer(handlers.lookup(store(), game(game_id), seq))
+@about_game
+@bp.response(200, api.Verdict)
+def lookup(game: Seen, seq: int):
+    """The verdict on one submission."""
+    return answer(handlers.lookup(store(), game, seq))

@@ -11,6 +11,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_TYPES = "https://tablelog.example/problems/"
+PROBLEM_JSON = "application/problem+json"
 
 
 class Problem(Exception):
@@ -32,7 +33,7 @@ def problem_response(status: int, code: str, detail: str, **extra: Any) -> Respo
     return Response(
         orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS),
         status=status,
-        mimetype="application/problem+json",
+        mimetype=PROBLEM_JSON,
     )
 
 

@@ -26,6 +26,12 @@ from store.connection import LONGEST_WAIT_S
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
+# The two forms as /openapi.json describes them.
+NDJSON_LINES = {"type": "string", "description": "one redacted entry a line"}
+SSE_EVENTS = {
+    "type": "string",
+    "description": "server-sent events: `id` is the entry's seq, `data` its JSON",
+}
 # Each blocking read stays under the Redis client's read timeout; between reads an event
 # stream gets a comment line, so a client that went away is noticed then, not at the end.
 _SLICE_S = min(LONGEST_WAIT_S, 5)

@@ -18,12 +18,11 @@ from typing import Any
 from engine import log
 from engine.game import TABLE, Game, Table, Viewer
 from engine.games import GAMES
+from schemas.api import MOST_SCORED_STEPS
 from service.auth import Seen
 from service.problems import Problem
 from store import Store
 from store.projections import Status
-
-MAX_SCORED_STEPS = 200
 
 
 def stored(store: Store, seen: Seen, query: Mapping[str, Any]) -> dict[str, Any]:
@@ -116,11 +115,11 @@ def _range(query: Mapping[str, Any], version: int) -> tuple[int, int]:
         raise Problem(404, "no-such-version", f"the log has {version} entries, not {last}")
     if first > last:
         raise Problem(400, "bad-range", f"`from` ({first}) is past `to` ({last})")
-    if query["score"] and last - first >= MAX_SCORED_STEPS:
+    if query["score"] and last - first >= MOST_SCORED_STEPS:
         raise Problem(
             400,
             "range-too-long",
-            f"scores are listed for at most {MAX_SCORED_STEPS} entries at a time;"
+            f"scores are listed for at most {MOST_SCORED_STEPS} entries at a time;"
             f" ask for `from`..`to` in pieces or without `score`",
         )
     return first, last

@@ -1,42 +1,80 @@
-"""Small helpers every view uses: the store, the caller, loading input, JSON answers."""
+"""What every view shares: the store, the game it is about, reading input, JSON answers.
+
+Views are flask-smorest routes: `@bp.arguments(Schema)` loads a body, a query string or headers
+and documents them in /openapi.json from the same schema, so input is described once.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
+import flask_smorest
 import orjson
 from flask import Response, current_app, request
-from marshmallow import Schema
+from marshmallow import Schema, ValidationError
+from webargs.flaskparser import FlaskParser
 
 from schemas import loader
-from service.auth import Seen, seen
+from service.auth import seen
 from service.problems import Problem
 from store import Store
+
+# The caller's token, as an OpenAPI security requirement: optional (`{}`), since a caller
+# without one is a spectator.
+TOKEN = "token"
 
 
 def store() -> Store:
     return current_app.extensions["store"]
 
 
-def game(game_id: str) -> Seen:
-    """The game a request is about, as its caller may see it."""
-    return seen(store(), game_id, request.headers.get("Authorization", ""))
+def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Put right under the route: the view gets the game as its caller sees it instead of
+    `game_id`, looked up (and the token checked) before any input is read, and the route
+    documents the token."""
+
+    @functools.wraps(view)
+    def looked_up(game_id: str, **rest: Any) -> Response:
+        game = seen(store(), game_id, request.headers.get("Authorization", ""))
+        return view(game, **rest)
+
+    return flask_smorest.Blueprint.doc(security=[{}, {TOKEN: []}])(looked_up)
 
 
-def body(schema: type[Schema]) -> dict[str, Any]:
-    """The JSON body loaded with `schema`; an empty body counts as `{}`."""
-    raw = request.get_data()
-    try:
-        data = orjson.loads(raw) if raw.strip() else {}
-    except orjson.JSONDecodeError as bad:
-        raise Problem(400, "invalid-json", f"the body is not JSON: {bad}") from None
-    if not isinstance(data, dict):
-        raise Problem(400, "invalid-request", "the body must be a JSON object")
-    return loader(schema).load(data)
+class Parser(FlaskParser):
+    """webargs reading input as this API always has: JSON whatever the Content-Type, an empty
+    body as `{}`, the query string's first values, each schema's own `unknown` rule, cached
+    schema instances, and a 400 problem whose `errors` are marshmallow's."""
+
+    DEFAULT_VALIDATION_STATUS = 400
+    DEFAULT_UNKNOWN_BY_LOCATION: dict[str, str | None] = {}
+
+    def _get_schema(self, argmap: Any, req: Any) -> Schema:
+        return loader(argmap)
+
+    def load_json(self, req: Any, schema: Schema) -> dict[str, Any]:
+        raw = req.get_data()
+        try:
+            data = orjson.loads(raw) if raw.strip() else {}
+        except orjson.JSONDecodeError as bad:
+            raise Problem(400, "invalid-json", f"the body is not JSON: {bad}") from None
+        if not isinstance(data, dict):
+            raise Problem(400, "invalid-request", "the body must be a JSON object")
+        return data
+
+    def load_querystring(self, req: Any, schema: Schema) -> dict[str, str]:
+        return req.args.to_dict()
+
+    def handle_error(self, error: ValidationError, *args: Any, **kwargs: Any) -> None:
+        # webargs files the messages under the input's location; answers never did.
+        ((_, messages),) = error.messages.items()
+        raise ValidationError(messages)
 
 
-def query(schema: type[Schema]) -> dict[str, Any]:
-    return loader(schema).load(request.args.to_dict())
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = Parser()
 
 
 def answer(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

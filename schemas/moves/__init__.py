@@ -15,3 +15,11 @@ MOVES: dict[str, dict[str, type[Schema]]] = {
     "keltis-nwnz": keltis_nwnz.MOVE_SCHEMAS,
     "sieben-siegel": sieben_siegel.MOVE_SCHEMAS,
 }
+
+
+# Every move schema by the name /openapi.json gives it (`keltis_card_play`).
+COMPONENTS: dict[str, type[Schema]] = {
+    f"{game}-{kind}".replace("-", "_"): schema
+    for game, schemas in sorted(MOVES.items())
+    for kind, schema in sorted(schemas.items())
+}

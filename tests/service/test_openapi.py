@@ -9,7 +9,9 @@ import re
 
 import pytest
 from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate
 
+from schemas import api
 from tests.api import create
 
 
@@ -34,13 +36,19 @@ class Checked:
     def _check(self, method, url, answer):
         operation = self._operation(method, url.split("?")[0])
         declared = operation["responses"]
-        response = declared.get(str(answer.status_code), declared["default"])
+        response = self._resolved(declared.get(str(answer.status_code), declared["default"]))
         content = response.get("content", {}).get(answer.content_type)
         if content is not None:
             schema = {**content["schema"], "components": self.spec["components"]}
             Draft202012Validator(schema).validate(answer.json)
             self.checked += 1
         return answer
+
+    def _resolved(self, response):
+        """A response, or the component its `$ref` names (#/components/responses/...)."""
+        if "$ref" not in response:
+            return response
+        return self.spec["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
 
     def _operation(self, method, path):
         for pattern, operations in self.routes:
@@ -80,15 +88,53 @@ def test_every_answer_of_a_whole_game_fits_the_openapi_document(checked):
 
 def test_every_refusal_fits_the_openapi_document(checked):
     game = create(checked)
-    for answer in [
+    replay = checked.get(game.url("/replay")).json
+    before = checked.checked
+    refusals = [
         checked.get("/v1/games?cursor=not-one"),
         checked.post("/v1/games", json={"game": "hermit", "players": ["a", "b"], "decks": [1]}),
         checked.get(game.url("/state?at=x")),
         checked.get(game.url("/events?follow=1")),
-        checked.post("/v1/replays/views", json=checked.get(game.url("/replay")).json),
+        checked.post("/v1/replays/views", json=replay),
         checked.get(game.url("/state"), headers={"Authorization": "Bearer forged"}),
         checked.post(game.url("/moves"), json={"move": {"type": "jump"}}, headers=game.seat(0)),
         checked.post(game.url("/audit"), json={"claimed": {"x": 1}}),
-    ]:
+    ]
+    for answer in refusals:
         assert answer.status_code >= 400
         assert answer.content_type == "application/problem+json"
+    assert checked.checked - before == len(refusals)
+
+
+def test_the_document_is_valid_openapi_3_1(client):
+    validate(client.get("/openapi.json").json)
+
+
+def test_every_api_route_is_in_the_document(app, client):
+    """A route on an API blueprint documents itself; one that is not there is a page."""
+    paths = client.get("/openapi.json").json["paths"]
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/v1/"):
+            continue
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+        assert path in paths, rule.rule
+        assert {m.lower() for m in rule.methods - {"HEAD", "OPTIONS"}} <= set(paths[path])
+
+
+def test_the_limits_shown_are_the_limits_enforced(client):
+    spec = client.get("/openapi.json").json
+    wait = _parameter(spec, "/v1/games/{game_id}/moves", "post", "wait")
+    assert wait["schema"]["maximum"] == api.LONGEST_WAIT_S
+    assert f"at most {api.LONGEST_WAIT_S}" in wait["description"]
+    page = _parameter(spec, "/v1/games", "get", "limit")["schema"]
+    assert (page["default"], page["maximum"]) == (api.GAMES_PAGE, api.LARGEST_GAMES_PAGE)
+    too_many = client.get(f"/v1/games?limit={api.LARGEST_GAMES_PAGE + 1}")
+    assert too_many.status_code == 400 and "limit" in too_many.json["errors"]
+    game = create(client)
+    too_long = client.post(game.url(f"/moves?wait={api.LONGEST_WAIT_S + 1}"),
+                           json={"move": {"type": "draw"}}, headers=game.seat(0))
+    assert too_long.status_code == 400 and "wait" in too_long.json["errors"]
+
+
+def _parameter(spec, path, method, name):
+    return next(p for p in spec["paths"][path][method]["parameters"] if p["name"] == name)
