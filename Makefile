@@ -9,7 +9,7 @@ PORT ?= 8000
 # The Procfile's commands (gunicorn, python) are this virtualenv's.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run test bench lint redis-server
+.PHONY: run test test-engine bench lint redis-server
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ run: $(STAMP) redis-server
 
 test: $(STAMP) redis-server
 	$(BIN)/python -m pytest
+
+# The rules alone (the engine's tests and the golden replays): no Redis, no workers.
+test-engine: $(STAMP)
+	$(BIN)/python -m pytest tests/engine tests/golden
 
 bench: $(STAMP) redis-server
 	$(BIN)/python bench/run.py

@@ -30,13 +30,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlparse
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from engine import log
+from engine.game import Table
+from engine.games import GAMES
+from engine.playout import play
 
-from engine import log  # noqa: E402
-from engine.game import Table  # noqa: E402
-from engine.games import GAMES  # noqa: E402
-from tests.engine.playout import play  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:

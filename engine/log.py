@@ -10,7 +10,9 @@ A log is a list of entries numbered 1, 2, ... with no gap:
 - `game-finished`: the seed (and explicit decks) revealed, after the last verdict.
 
 The state "right after entry N" is the deal with every submission applied whose acceptance
-appears at or before N. This module is pure: the store and the workers feed it entries.
+appears at or before N. A log is folded under the rules its `game-created` entry names
+(`rules`), never under today's unless they are the same. This module is pure: the store and
+the workers feed it entries.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Game, GameOver, IllegalMove, Table
+from engine.games import RULES
 
 GENESIS = "0" * 64
 CREATED = "game-created"
@@ -67,6 +70,60 @@ def seed_commitment(seed: str) -> str:
 
 def decks_commitment(decks: Sequence[Sequence[str]]) -> str | None:
     return hashlib.sha256(canonical({"decks": decks})).hexdigest() if decks else None
+
+
+class UnknownRules(Exception):
+    """A log names rules this engine does not hold. Replaying it under others could change its
+    verdicts, so it is not replayed at all."""
+
+    code = "unknown-rules-version"
+
+    def __init__(self, detail: str):
+        super().__init__(detail)
+        self.detail = detail
+
+
+def rules(created: Mapping[str, Any]) -> Game:
+    """The rules a game was played by: the version its `game-created` entry records (a game's
+    stored meta, copied from that entry, names it the same way)."""
+    name, version = created.get("game"), created.get("rules_version")
+    game = RULES.get(version) if isinstance(version, str) else None
+    if game is None or game.name != name:
+        held = sorted(v for v, g in RULES.items() if g.name == name)
+        raise UnknownRules(
+            f"this {name} game was played under rules {version!r}, which this server does not"
+            f" hold (it holds {', '.join(held) or 'no rules of that game'})"
+        )
+    return game
+
+
+def created(
+    game: Game,
+    players: Sequence[str],
+    options: Mapping[str, Any],
+    seed: str,
+    decks: Sequence[Sequence[str]],
+) -> dict[str, Any]:
+    """The body of a new game's first entry, under the game's current rules."""
+    return {
+        "type": CREATED,
+        "game": game.name,
+        "players": list(players),
+        "options": dict(options),
+        "rules_version": game.rules_version,
+        "seed_commitment": seed_commitment(seed),
+        "decks_commitment": decks_commitment(decks),
+    }
+
+
+def submission(seat: int, move: Any) -> dict[str, Any]:
+    # Until it is accepted a move is its seat's own: a refused one may name a card in hand.
+    return {"type": SUBMITTED, "seat": seat, "move": move, "hidden": ["move"]}
+
+
+def finished(seed: str, decks: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """The last entry: the seed and explicit decks revealed, once the last verdict is in."""
+    return {"type": FINISHED, "seed": seed, "decks": [list(d) for d in decks]}
 
 
 def table_of(created: Mapping[str, Any], seed: str, decks: Sequence[Sequence[str]]) -> Table:
@@ -116,6 +173,7 @@ def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Iter
 
     A submission's verdict is recomputed when the submission is met; the state moves on only
     when the log's own verdict entry appears, so states line up with the log's numbering.
+    `game` must be the rules the log names (see `rules`).
     """
     state = game.deal(table)
     judged: dict[int, tuple[Any, dict[str, Any]]] = {}
@@ -123,6 +181,8 @@ def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Iter
     for entry in entries:
         kind = entry["type"]
         recomputed = None
+        if kind == CREATED and rules(entry) is not game:
+            raise ValueError(f"a log of {entry['rules_version']} folded under {game.rules_version}")
         if kind == SUBMITTED:
             pending_state, recomputed = verdict(game, pending_state, entry)
             judged[entry["seq"]] = (pending_state, recomputed)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import SPECTATOR, TABLE, Game, Viewer
-from engine.games import GAMES
+from engine.log import rules
 from engine.visibility import shown_to
 from service.problems import Problem
 from store import Store
@@ -73,4 +73,4 @@ def seen(store: Store, game_id: str, authorization: str) -> Seen:
     if token and role is None:
         raise Problem(401, "bad-token", "this token is not valid for this game")
     caller = Caller(SPECTATOR if role is None else TABLE if role == TABLE else int(role))
-    return Seen(game_id, meta, GAMES[meta["game"]], caller, finished)
+    return Seen(game_id, meta, rules(meta), caller, finished)

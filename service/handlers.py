@@ -50,16 +50,7 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     game_id = secrets.token_urlsafe(9)
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
-    created = {
-        "type": log.CREATED,
-        "at": now(),
-        "game": game.name,
-        "players": players,
-        "options": options,
-        "rules_version": game.rules_version,
-        "seed_commitment": log.seed_commitment(seed),
-        "decks_commitment": log.decks_commitment(decks),
-    }
+    created = {**log.created(game, players, options, seed, decks), "at": now()}
     store.games.create(
         game_id,
         created,
@@ -180,8 +171,7 @@ def submit(
     if seen.finished:
         over = GameOver()
         raise Problem(409, over.code, over.detail)
-    # Until it is accepted a move is its seat's own: a refused one may name a card in hand.
-    entry = {"type": log.SUBMITTED, "seat": seat, "move": move, "hidden": ["move"]}
+    entry = log.submission(seat, move)
     body_hash = hashlib.sha256(
         log.canonical({"seat": seat, "move": move, "v": body.get("expected_version")})
     ).hexdigest()

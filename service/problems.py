@@ -10,6 +10,8 @@ from flask import Flask, Response
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from engine.log import UnknownRules
+
 PROBLEM_TYPES = "https://tablelog.example/problems/"
 PROBLEM_JSON = "application/problem+json"
 
@@ -41,6 +43,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(p: Problem) -> Response:
         return problem_response(p.status, p.code, p.detail, **p.extra)
+
+    @app.errorhandler(UnknownRules)
+    def _unknown_rules(e: UnknownRules) -> Response:
+        return problem_response(422, e.code, e.detail)
 
     @app.errorhandler(ValidationError)
     def _invalid(e: ValidationError) -> Response:

@@ -17,7 +17,6 @@ from typing import Any
 
 from engine import log
 from engine.game import TABLE, Game, Table, Viewer
-from engine.games import GAMES
 from schemas.api import MOST_SCORED_STEPS
 from service.auth import Seen
 from service.problems import Problem
@@ -52,9 +51,9 @@ def uploaded(document: Mapping[str, Any], query: Mapping[str, Any]) -> dict[str,
             " ran, by someone who may not see the deck): only its log can be read",
         )
     created = entries[0]
-    game = GAMES.get(created.get("game")) if created.get("type") == log.CREATED else None
-    if game is None:
+    if created.get("type") != log.CREATED:
         raise Problem(400, "malformed-replay", "entry 1 is not the game-created entry of a game")
+    game = log.rules(created)
     first, last = _range(query, len(entries))
     try:
         table = log.table_of(created, seed or "", decks)

@@ -36,6 +36,7 @@ class Games:
             "options": orjson.dumps(created["options"]),
             "created_at": created["at"],
             "seed_commitment": created["seed_commitment"],
+            "rules_version": created["rules_version"],
             "version": 1,
             "hash": entry["hash"],
             "submitted": 0,

@@ -4,8 +4,9 @@ Every key of a game shares the hash tag `{id}`, so a game can live on one Redis 
 Per game:
 - `tl:{id}:log`       stream; entry `seq` has the stream id `seq-0` and one field `e`, the
                       entry's canonical JSON with its `hash` (CONTRACT.md section 5);
-- `tl:{id}:meta`      hash: game, players, options, created_at, seed_commitment, version (last
-                      seq), hash (last entry's hash), submitted (last submission's seq), audits;
+- `tl:{id}:meta`      hash: game, players, options, created_at, seed_commitment,
+                      rules_version, version (last seq), hash (last entry's hash), submitted
+                      (last submission's seq), audits;
 - `tl:{id}:secret`    hash: seed and explicit decks, read only by workers and replays;
 - `tl:{id}:auth`      hash: sha256(token) -> "table" or a seat number;
 - `tl:{id}:idem`      hash: idempotency key -> "<body hash> <seq>";

@@ -13,7 +13,6 @@ from typing import Any
 
 from engine import codec, log
 from engine.game import Game
-from engine.games import GAMES
 from store import Store
 from store.locks import Judging
 from store.log import Outcome
@@ -46,7 +45,7 @@ _RESUMED_GAMES = 2048
 
 def _judge(store: Store, game_id: str, judging: Judging) -> int:
     meta = judging.meta
-    game = GAMES[meta["game"]]
+    game = log.rules(meta)
     submissions = [
         e
         for e in store.log.entries(game_id, after=max(judging.judged, 1))
@@ -60,7 +59,7 @@ def _judge(store: Store, game_id: str, judging: Judging) -> int:
         state, body = log.verdict(game, state, submission)
         bodies.append(body)
     if game.is_over(state) and not judging.finished:
-        bodies.append({"type": log.FINISHED, "seed": judging.seed, "decks": judging.decks})
+        bodies.append(log.finished(judging.seed, judging.decks))
     appended = store.log.append(
         game_id,
         bodies,

@@ -64,10 +64,9 @@ def test_a_whole_game_over_http(client, name, seats):
     assert summary["status"] == "finished" and summary["seed"] == f"http-{name}"
     score = client.get(game.url("/score")).json
     assert score["final"] is True
-    for player in score["players"]:
-        assert player["total"] == sum(c["points"] for c in player["components"])
     audit = client.post(game.url("/audit?wait=10")).json
     assert audit["ok"], audit["mismatches"]
+    assert audit["score"] == score  # the worker's rebuild from the log scores it the same
     replay = client.get(game.url("/replay")).json
     verified = client.post("/v1/replays/verify", json=replay).json
     assert verified["ok"], verified["mismatches"]

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from engine import codec, log
 from engine.game import SPECTATOR, TABLE, IllegalMove
 from engine.games import GAMES
+from engine.playout import play
 from schemas.moves import MOVES
-from tests.engine.playout import play
 
 CASES = [(name, n) for name, game in sorted(GAMES.items()) for n in game.seat_counts]
 PLAYOUT = settings(

@@ -2,9 +2,12 @@
 
 import hashlib
 
+import pytest
+
 from engine import log
 from engine.game import Table
 from engine.games.coloretto import GAME
+from tests.engine.refusals import refusal
 from tests.engine.vectors import vector
 
 CHAIN = vector("hash-chain.json")["entries"]
@@ -94,8 +97,7 @@ def test_decks_commitment_is_none_without_explicit_decks():
 # -- verdicts and folding, with Coloretto as the game ---------------------------------------
 
 TABLE = Table(4, GAME.options(4, {}), "fold")
-CREATED = {"seq": 1, "type": log.CREATED, "game": "coloretto", "players": ["a", "b", "c", "d"],
-           "options": dict(TABLE.options)}
+CREATED = {"seq": 1, **log.created(GAME, ["a", "b", "c", "d"], TABLE.options, "fold", [])}
 
 
 def submitted(seq, seat, move):
@@ -175,3 +177,27 @@ def test_fold_leaves_the_state_alone_for_a_rejected_submission():
 def test_table_of_rebuilds_the_table_from_the_created_entry():
     table = log.table_of(CREATED, "fold", [["x", "y"]])
     assert table == Table(4, TABLE.options, "fold", (("x", "y"),))
+
+
+# -- rules versions ----------------------------------------------------------------------------
+
+
+def test_a_log_is_folded_under_the_rules_its_created_entry_names():
+    assert CREATED["rules_version"] == GAME.rules_version == "coloretto/1"
+    assert log.rules(CREATED) is GAME
+
+
+@pytest.mark.parametrize("version", ["coloretto/99", "hermit/1", None])
+def test_rules_this_engine_does_not_hold_for_the_game_are_an_error_not_a_replay(version):
+    unknown = {**CREATED, "rules_version": version}
+    detail = refusal(lambda: log.rules(unknown), "unknown-rules-version", error=log.UnknownRules)
+    assert detail == (
+        f"this coloretto game was played under rules {version!r}, which this server does not"
+        " hold (it holds coloretto/1)"
+    )
+
+
+def test_fold_refuses_a_log_under_rules_other_than_those_it_names():
+    hermit = log.rules({"game": "hermit", "rules_version": "hermit/1"})
+    with pytest.raises(ValueError, match="a log of coloretto/1 folded under hermit/1"):
+        list(log.fold(hermit, Table(4, hermit.options(4, {}), "fold"), [CREATED]))

@@ -109,9 +109,10 @@ def test_an_uploaded_replay_of_a_running_game_rebuilds_only_with_its_deal(client
 def test_an_uploaded_replay_that_cannot_be_read_is_a_400(client):
     game = played(client, "coloretto", moves=2)
     table = client.get(game.url("/replay"), headers=game.table).json
-    table["entries"][0] = {"type": "game-created", "game": "chess"}
+    table["entries"][0] = {"seq": 1, "type": "move-submitted", "game": "coloretto"}
     answer = client.post("/v1/replays/views", json=table)
     assert answer.status_code == 400 and answer.json["code"] == "malformed-replay"
-    table["entries"][0] = {"seq": 1, "type": "game-created", "game": "coloretto"}
+    table["entries"][0] = {"seq": 1, "type": "game-created", "game": "coloretto",
+                           "rules_version": "coloretto/1"}  # and no players
     answer = client.post("/v1/replays/views", json=table)
     assert answer.status_code == 400 and answer.json["code"] == "malformed-replay"

@@ -20,11 +20,7 @@ def store(redis_url):
 def new_game(store: Store, game_id: str = "g", seed: str = "s") -> str:
     """A three-player Coloretto game written straight into the store."""
     game, players = GAMES["coloretto"], ["a", "b", "c"]
-    created = {
-        "type": log.CREATED, "at": "2026-01-01T00:00:00.000Z", "game": game.name,
-        "players": players, "options": {}, "rules_version": game.rules_version,
-        "seed_commitment": log.seed_commitment(seed), "decks_commitment": None,
-    }
+    created = {**log.created(game, players, {}, seed, []), "at": "2026-01-01T00:00:00.000Z"}
     state = game.deal(Table(len(players), {}, seed, ()))
     store.games.create(game_id, created, {"seed": seed, "decks": []}, {"t": "table"},
                        Projection.of(game, players, state, 0))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
-import pytest
-
-from engine.game import IllegalMove, Table
+from engine.game import Table
 from engine.games.coloretto import GAME, LAST_ROUND, Card, DealEnded, RoundEnded, State
+from tests.engine.refusals import refused
 
 CANONICAL = GAME.canonical_deck(4, {})
 
@@ -79,11 +79,4 @@ class Driver:
                 return
 
 
-def illegal(state: State, seat: int, move: Any, code: str, *words: str) -> IllegalMove:
-    """Assert `move` is refused with `code` and a detail naming the rule (`words`)."""
-    with pytest.raises(IllegalMove) as caught:
-        GAME.apply(state, seat, move, 99)
-    assert caught.value.code == code
-    for word in words:
-        assert word in caught.value.detail, caught.value.detail
-    return caught.value
+illegal = partial(refused, GAME)

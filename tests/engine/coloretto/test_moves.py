@@ -66,8 +66,8 @@ def test_taking_a_row_while_holding_a_drawn_card_is_refused():
 def test_drawing_when_every_open_row_is_full_is_refused():
     full = ("pink", "pink", "pink")
     state = with_rows(fresh(), full, full, full, full)
-    error = illegal(state, 0, {"type": "draw"}, "rows-full", "3 cards", "only take")
-    assert "orange" not in error.detail  # the refusal does not give away the top card
+    detail = illegal(state, 0, {"type": "draw"}, "rows-full", "3 cards", "only take")
+    assert "orange" not in detail  # the refusal does not give away the top card
     assert GAME.legal_moves(state, 0) == tuple({"type": "take", "row": r} for r in range(4))
 
 
@@ -147,13 +147,12 @@ def test_a_move_that_is_not_an_object_is_refused_not_crashed_on(move):
     illegal(fresh(), 0, move, "malformed-move", "object")
 
 
-def test_every_listed_legal_move_is_accepted():
+def test_the_listed_moves_are_a_draw_and_each_row_with_cards_and_each_does_so():
     state = with_rows(fresh(), ("pink",), (), ("pink", "pink", "pink"), ())
-    for move in GAME.legal_moves(state, 0):
-        GAME.apply(state, 0, move, 2)
-    assert GAME.legal_moves(state, 0) == (
-        {"type": "draw"}, {"type": "take", "row": 0}, {"type": "take", "row": 2},
-    )
+    listed = GAME.legal_moves(state, 0)
+    assert listed == ({"type": "draw"}, {"type": "take", "row": 0}, {"type": "take", "row": 2})
+    done = [GAME.apply(state, 0, move, 2).facts[0].to_json() for move in listed]
+    assert [(f["type"], f.get("row")) for f in done] == [("drew", None), ("took", 0), ("took", 2)]
 
 
 def test_apply_leaves_the_old_state_unchanged():

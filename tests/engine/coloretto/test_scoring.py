@@ -13,6 +13,7 @@ from engine.games.coloretto import (
     JOKER,
     PLUS_TWO,
     Card,
+    DealEnded,
     best_assignment,
     colour_points,
     score_collection,
@@ -205,8 +206,10 @@ def test_every_point_is_in_exactly_one_component_of_its_deal():
         play.finish_round()
     score = GAME.score(play.state)
     assert score.rounds == 4
+    announced = [f.totals for f in play.facts if isinstance(f, DealEnded)]
     for seat in score.seats:
-        assert seat.total == sum(c.points for c in seat.components)
+        # The totals each deal's end announced add up to the match's.
+        assert seat.total == sum(totals[seat.seat] for totals in announced)
         labels = [(c.round, c.label) for c in seat.components]
         assert len(labels) == len(set(labels))
         assert {c.round for c in seat.components} == {1, 2, 3, 4}

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
-import pytest
-
-from engine.game import IllegalMove, Table
+from engine.game import Table
 from engine.games.hermit import GAME, State
 from engine.games.hermit.cards import CANONICAL
 from engine.games.hermit.game import Group
 from engine.games.hermit.scoring import Card
+from tests.engine.refusals import refused as refused_by
 
 EACH = {2: 16, 3: 12, 4: 9, 5: 7}
 
@@ -84,13 +84,7 @@ class Driver:
         return next(g for g in self.state.groups if g.number == number)
 
 
-def refused(state: State, seat: int, move: dict[str, Any], code: str) -> str:
-    """Assert the move is refused with `code`; the detail sentence is returned for checking."""
-    with pytest.raises(IllegalMove) as caught:
-        GAME.apply(state, seat, move, 99)
-    assert caught.value.code == code, caught.value.detail
-    assert caught.value.detail and caught.value.detail[0].islower()
-    return caught.value.detail
+refused = partial(refused_by, GAME)
 
 
 def facts_of(facts, kind: str) -> list:

@@ -13,7 +13,7 @@ import pytest
 from engine import log, visibility
 from engine.game import SPECTATOR
 from engine.games.hermit import GAME
-from tests.engine.playout import play
+from engine.playout import play
 
 
 def as_stored(entry):

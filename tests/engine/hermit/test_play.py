@@ -120,7 +120,15 @@ def test_no_move_is_taken_once_the_game_is_over():
     assert GAME.to_act(state) == () and GAME.legal_moves(state, 0) == ()
 
 
-def test_every_listed_move_is_accepted():
+def test_the_listed_moves_are_each_card_onto_each_group_it_fits_and_each_lands_there():
+    # The end (leaves) fits no group, and the other cards do: must-follow leaves it out.
     state = laid_out(3, [["bard", "end", "darkness", "ace-knots"], ["mill"], ["cave"]], GROUPS)
-    for move in GAME.legal_moves(state, 0):
-        GAME.apply(state, 0, move, 9)
+    listed = GAME.legal_moves(state, 0)
+    assert [(m["card"], m["group"]) for m in listed] == [
+        ("bard", 0), ("darkness", 1), ("ace-knots", 0)
+    ]
+    for move in listed:
+        play = Driver(state)
+        play(0, "play", move["card"], move["group"])
+        assert play.group(move["group"]).last == move["card"]
+        assert move["card"] not in play.state.hands[0]

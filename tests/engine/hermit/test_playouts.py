@@ -9,8 +9,8 @@ import pytest
 from engine import log
 from engine.games.hermit import GAME
 from engine.games.hermit.cards import COMPANIES, PERSONALITIES
+from engine.playout import play
 from schemas.moves import MOVES
-from tests.engine.playout import play
 
 VARIANTS = [
     {},

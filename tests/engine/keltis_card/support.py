@@ -1,11 +1,11 @@
 """Building exact keltis-card situations for the tests."""
 
 from dataclasses import replace
+from functools import partial
 
-import pytest
-
-from engine.game import IllegalMove, Table
+from engine.game import Table
 from engine.games.keltis_card import GAME, Row
+from tests.engine.refusals import refused as refused_by
 
 CANONICAL = GAME.canonical_deck(2, {})
 COLOURS = ("R", "Y", "G", "B", "V")
@@ -51,10 +51,7 @@ def run(state, seat, *moves, seq=10):
     return state, facts
 
 
-def refused(state, seat, move):
-    with pytest.raises(IllegalMove) as caught:
-        GAME.apply(state, seat, move, 99)
-    return caught.value
+refused = partial(refused_by, GAME)
 
 
 def play(card, row=None):

@@ -7,9 +7,9 @@ import pytest
 from engine import log
 from engine.game import SPECTATOR, TABLE
 from engine.games.keltis_card import GAME
+from engine.playout import play as playout_of
 from engine.visibility import redact
 from tests.engine.keltis_card.support import dealt, draw, play, refused, run, stack, with_hand
-from tests.engine.playout import play as playout_of
 
 
 def test_a_seat_sees_its_own_hand_only_and_spectators_no_hand():
@@ -62,9 +62,9 @@ def test_legal_moves_of_a_seat_name_only_its_own_cards():
 def test_refusals_do_not_tell_who_holds_a_card_or_what_the_deck_holds():
     state = dealt(3, stack("R0", "R1", "R2", "R3", "R3", "R4", "R4", "R5", "G9"))
     other = "G9"
-    detail = refused(state, 0, play(other)).detail
+    detail = refused(state, 0, play(other), "not-in-hand")
     assert detail == f"{other} is not in your hand: only own cards are used"
-    assert refused(state, 1, play(other)).detail.startswith("it is seat 0's turn")
+    assert refused(state, 1, play(other), "not-your-turn").startswith("it is seat 0's turn")
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 
 from engine.game import Table
 from engine.games.keltis_nwnz.game import GAME
 from engine.games.keltis_nwnz.state import PAWNS, PathTile, Pawn, State
+from tests.engine.refusals import refused as refused_by
 
 CANONICAL = GAME.canonical_deck(2, {})
+refused = partial(refused_by, GAME)
 
 
 def stacked(*hands: list[str], top: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -7,8 +7,8 @@ import pytest
 
 from engine.game import IllegalMove
 from engine.games.keltis_nwnz.game import GAME
+from engine.playout import play
 from schemas.moves import MOVES
-from tests.engine.playout import play
 
 from .candidates import candidates
 

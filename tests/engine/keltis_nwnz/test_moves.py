@@ -5,22 +5,14 @@ from dataclasses import replace
 
 import pytest
 
-from engine.game import IllegalMove
 from engine.games.keltis_nwnz.game import GAME
 
-from .tables import dealt, pawn, play, with_seat, with_tiles
+from .tables import dealt, pawn, play, refused, with_seat, with_tiles
 
 
 @pytest.fixture
 def state():
     return with_tiles(dealt(["R3", "G2", "B10", "B3", "Y5", "V7", "G9", "R8"]), {})
-
-
-def refused(state, seat, move, code):
-    with pytest.raises(IllegalMove) as caught:
-        GAME.apply(state, seat, move, 99)
-    assert caught.value.code == code
-    return caught.value.detail
 
 
 def test_moving_puts_the_card_in_its_row_and_the_pawn_one_cell_ahead(state):
@@ -166,7 +158,17 @@ def test_moves_out_of_order_are_refused_with_what_is_due(state):
     refused(after, 0, {"type": "draw", "from": "B"}, "pile-empty")
 
 
-def test_every_listed_move_is_accepted(state):
-    for move in GAME.legal_moves(state, 0):
-        GAME.apply(state, 0, move, 5)
+def test_each_listed_move_moves_its_pawn_or_discards_its_card_and_only_the_seat_to_act_has_any(
+    state,
+):
+    listed = GAME.legal_moves(state, 0)
+    assert {m["type"] for m in listed} == {"move", "discard"}
+    for move in listed:
+        after, facts = play(state, 0, move)
+        assert move["card"] not in after.players[0].hand
+        if move["type"] == "move":
+            assert pawn(after, 0, move["pawn"]) == move["to"]
+        else:
+            assert facts[0] == {"type": "discarded", "seat": 0, "card": move["card"],
+                                "source": "hand"}
     assert GAME.legal_moves(state, 1) == ()

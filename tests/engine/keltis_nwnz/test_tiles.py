@@ -4,10 +4,9 @@ from dataclasses import replace
 
 import pytest
 
-from engine.game import IllegalMove
 from engine.games.keltis_nwnz.game import GAME
 
-from .tables import dealt, pawn, play, with_seat, with_tiles
+from .tables import dealt, pawn, play, refused, with_seat, with_tiles
 
 HAND = ["R3", "G2", "B10", "B3", "Y5", "V7", "G9", "R8"]
 
@@ -15,13 +14,6 @@ HAND = ["R3", "G2", "B10", "B3", "Y5", "V7", "G9", "R8"]
 def start(tiles, **pawns):
     state = with_tiles(dealt(HAND), tiles)
     return with_seat(state, 0, pawns=pawns) if pawns else state
-
-
-def refused(state, seat, move, code):
-    with pytest.raises(IllegalMove) as caught:
-        GAME.apply(state, seat, move, 99)
-    assert caught.value.code == code
-    return caught.value.detail
 
 
 def test_a_point_tile_scores_at_once_and_the_big_pawn_does_not_double_it():

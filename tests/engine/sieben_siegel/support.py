@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
-import pytest
-
-from engine.game import IllegalMove, Table
+from engine.game import Table
 from engine.games.sieben_siegel import GAME
 from engine.games.sieben_siegel.state import TRICK, Seal, State, canonical
+from tests.engine.refusals import refused
 
 # The published rule book's 27 seals, as the issue gives them.
 ALL_SEALS = {"red": 5, "yellow": 3, "green": 3, "blue": 3, "violet": 3, "white": 4, "black": 6}
@@ -101,14 +101,7 @@ def finish_round(state: State) -> State:
     return play.state
 
 
-def illegal(state: State, seat: int, move: Any, code: str, *words: str) -> IllegalMove:
-    """Assert `move` is refused with `code` and a detail naming the rule (`words`)."""
-    with pytest.raises(IllegalMove) as caught:
-        GAME.apply(state, seat, move, 99)
-    assert caught.value.code == code
-    for word in words:
-        assert word in caught.value.detail, caught.value.detail
-    return caught.value
+illegal = partial(refused, GAME)
 
 
 def held(state: State, seat: int) -> dict[str, int]:

@@ -271,7 +271,9 @@ def test_legal_predictions_cover_every_count_the_supply_allows_and_every_exchang
     assert predict({"blue": 3}, blue=[0, 0, 0]) in moves
     assert predict({"blue": 4}, blue=[0, 0, 0, 0]) not in moves
     for move in moves[:: max(1, len(moves) // 50)]:
-        GAME.apply(play.state, 1, move, 9)
+        after = GAME.apply(play.state, 1, move, 9).state
+        if move["type"] == "predict":  # the seat now holds exactly the seals it predicted
+            assert held(after, 1) == {k: n for k, n in move["seals"].items() if n}, move
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5])

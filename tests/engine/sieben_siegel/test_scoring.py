@@ -7,8 +7,8 @@ import pytest
 
 from engine.games.sieben_siegel import GAME
 from engine.games.sieben_siegel.state import RoundScored
+from engine.playout import play as playout_of
 from engine.scoring import Component
-from tests.engine.playout import play as playout_of
 from tests.engine.sieben_siegel.support import (
     FRANK,
     KATRIN,
