@@ -9,7 +9,7 @@ PORT ?= 8000
 # The Procfile's commands (gunicorn, python) are this virtualenv's.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run test test-engine bench lint redis-server
+.PHONY: run test test-engine bench lint redis-server chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,13 +17,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# redis-server must exist for the suite (it starts its own on a free port) and for `make run`
-# when no Redis answers; install it from Debian's packages when missing.
-redis-server:
-	@command -v redis-server >/dev/null || { \
-	  echo "installing redis-server"; \
+# A Debian package, installed when its command is missing: redis-server for the suite (it starts
+# its own on a free port) and for `make run` when no Redis answers; chromium for the browser
+# tests (Playwright drives Debian's chromium: it cannot download a browser of its own here).
+apt_install = command -v $(1) >/dev/null || { \
+	  echo "installing $(1)"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq redis-server >/dev/null; }
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(1) >/dev/null; }
+
+redis-server:
+	@$(call apt_install,redis-server)
+
+chromium:
+	@$(call apt_install,chromium)
 
 # With REDIS_URL unset, use 127.0.0.1:6379, starting a local redis-server if nothing answers.
 run: $(STAMP) redis-server
@@ -37,7 +43,7 @@ run: $(STAMP) redis-server
 	fi; \
 	exec $(BIN)/honcho start -p $(PORT) -c web=1,worker=2
 
-test: $(STAMP) redis-server
+test: $(STAMP) redis-server chromium
 	$(BIN)/python -m pytest
 
 # The rules alone (the engine's tests and the golden replays): no Redis, no workers.

@@ -209,6 +209,8 @@ class Summary(Schema):
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
     created_at = fields.String()
+    # Who the caller is in this game: a seat number, "table" or "spectator".
+    viewer = fields.Raw()
 
 
 class GameList(Schema):

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
-from service import audits, games, meta, moves, openapi
+from service import audits, games, meta, moves, openapi, pages
 from store import Store
 from store.connection import client, redis_url
 
@@ -29,7 +29,7 @@ class OrjsonProvider(JSONProvider):
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # the pages blueprint serves static/
     app.json = OrjsonProvider(app)
     app.config.from_mapping(REDIS_URL=redis_url(), FOLLOW_SECONDS=api.FOLLOWED_S)
     if test_config:
@@ -37,4 +37,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("TABLELOG")
     app.extensions["store"] = Store(client(app.config["REDIS_URL"]))
     openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp)
+    # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
+    app.register_blueprint(pages.bp)
     return app

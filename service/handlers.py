@@ -104,34 +104,38 @@ def summary(store: Store, seen: Seen) -> dict[str, Any]:
         "seed_commitment": meta["seed_commitment"],
         "seed": store.games.secret(game_id)[0] if seen.finished else None,
         "created_at": meta["created_at"],
+        "viewer": seen.caller.viewer,
     }
 
 
 def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
     """Oldest first (or `order=newest`); `next` is an opaque cursor for the following page.
 
-    Filters are applied to the games as they are read, in batches that double in size, so a
-    filter that matches few games of many costs a few round trips, not one per batch of 200.
+    Games are read in batches that double in size and filtered on a few small fields; only the
+    games listed are read whole. A filter that matches few games of many thus costs a few round
+    trips and small reads, not one round trip per batch of whole games.
     """
     newest = query["order"] == "newest"
     start = float(query["cursor"]) if query.get("cursor") else None
-    found: list[dict[str, Any]] = []
+    chosen: list[str] = []
     cursor: str | None = None
     size = 100
-    while len(found) < query["limit"]:
+    while len(chosen) < query["limit"]:
         batch = store.games.ids(start, size, newest)
         if not batch:
             cursor = None
             break
-        metas = store.games.metas([g for g, _ in batch])
-        for (game_id, created), meta in zip(batch, metas, strict=True):
+        briefs = store.games.briefs([g for g, _ in batch])
+        for (game_id, created), brief in zip(batch, briefs, strict=True):
             cursor = repr(created - 1e-6 if newest else created + 1e-6)
-            if meta is not None and _matches(meta, query):
-                found.append(_listed(game_id, meta))
-                if len(found) == query["limit"]:
+            if brief is not None and _matches(brief, query):
+                chosen.append(game_id)
+                if len(chosen) == query["limit"]:
                     break
         start, size = float(cursor), min(2 * size, 3200)
-    return {"games": found, "next": cursor if len(found) == query["limit"] else None}
+    metas = store.games.metas(chosen)
+    found = [_listed(g, meta) for g, meta in zip(chosen, metas, strict=True) if meta is not None]
+    return {"games": found, "next": cursor if len(chosen) == query["limit"] else None}
 
 
 def _matches(meta: dict[str, Any], query: dict[str, Any]) -> bool:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from engine import log
 from engine.game import TABLE, Game, Table, Viewer
 from schemas.api import MOST_SCORED_STEPS
@@ -24,15 +26,25 @@ from store import Store
 from store.projections import Status
 
 
-def stored(store: Store, seen: Seen, query: Mapping[str, Any]) -> dict[str, Any]:
-    """The caller's view at every step of a stored game's range (the views of `state?at=N`)."""
+def stored(store: Store, seen: Seen, query: Mapping[str, Any]) -> bytes:
+    """The caller's view at every step of a stored game's range (the views of `state?at=N`).
+
+    A finished game's whole range is the same for everyone and never changes: it is kept for
+    the next viewers instead of being replayed again.
+    """
+    whole = seen.finished and query["first"] == 1 and not query.get("last") and not query["score"]
+    if whole and (kept := store.projections.steps(seen.id)) is not None:
+        return kept
     version = seen.meta["version"]
     first, last = _range(query, version)
     entries = store.log.entries(seen.id, upto=last)
     seed, decks = store.games.secret(seen.id)
     table = log.table_of(seen.meta, seed, decks)
     found = steps(seen.game, table, seen.meta["players"], entries, seen.viewer, first, query)
-    return {"version": version, "from": first, "to": last, "steps": found}
+    answer = orjson.dumps({"version": version, "from": first, "to": last, "steps": found})
+    if whole:
+        store.projections.keep_steps(seen.id, answer)
+    return answer
 
 
 def uploaded(document: Mapping[str, Any], query: Mapping[str, Any]) -> dict[str, Any]:

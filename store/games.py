@@ -88,6 +88,24 @@ class Games:
             found = self.redis.zrangebyscore(keys.GAMES, bottom, "+inf", 0, limit, withscores=True)
         return [(g.decode(), score) for g, score in found]
 
+    def briefs(self, game_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+        """What a listing filters on (title, players, status) for many games in one round trip:
+        a few small fields each, so scanning thousands of games for a rare match stays cheap."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            k = keys.game(game_id)
+            pipe.hmget(k.meta, "game", "players")
+            pipe.hget(k.proj, "status")
+        raw = pipe.execute()
+        return [
+            None if game is None else {
+                "game": game.decode(),
+                "players": orjson.loads(players),
+                "status": status.decode() if status else "in-progress",
+            }
+            for (game, players), status in zip(raw[::2], raw[1::2], strict=True)
+        ]
+
     def metas(self, game_ids: Sequence[str]) -> list[dict[str, Any] | None]:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:

@@ -13,7 +13,8 @@ Per game:
 - `tl:{id}:verdict`   hash: submission seq -> seq of its verdict entry;
 - `tl:{id}:proj`      hash: the projections a worker keeps (`store.projections` knows its fields);
 - `tl:{id}:lock`      the token of the worker judging the game;
-- `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done.
+- `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
+- `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while.
 Global keys: `tl:games` (sorted set of ids by creation) and the scheduler's, which one script
 may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
 with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
@@ -55,6 +56,10 @@ class GameKeys:
 
     def audit_done(self, number: int) -> str:
         return f"{self.audit(number)}:done"
+
+    @property
+    def steps(self) -> str:
+        return f"{self.tag}:steps"
 
 
 def game(game_id: str) -> GameKeys:

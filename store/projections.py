@@ -143,7 +143,17 @@ class Projections:
             },
         }
 
+    def steps(self, game_id: str) -> bytes | None:
+        """A finished game's views at every step, if answered lately (see `keep_steps`)."""
+        return self.redis.get(keys.game(game_id).steps)
 
+    def keep_steps(self, game_id: str, answer: bytes) -> None:
+        """Keep a finished game's views at every step for the next viewers: they never change,
+        but they are large (a megabyte for a long game), so they are kept only for a while."""
+        self.redis.set(keys.game(game_id).steps, answer, ex=_STEPS_KEPT_S)
+
+
+_STEPS_KEPT_S = 3600
 _POSITION = (Field.AT, Field.STATUS, Field.ROUND, Field.TO_ACT)
 
 

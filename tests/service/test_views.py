@@ -116,3 +116,16 @@ def test_an_uploaded_replay_that_cannot_be_read_is_a_400(client):
                            "rules_version": "coloretto/1"}  # and no players
     answer = client.post("/v1/replays/views", json=table)
     assert answer.status_code == 400 and answer.json["code"] == "malformed-replay"
+
+
+def test_a_finished_games_whole_range_is_kept_for_the_next_viewers(client, app):
+    game = create(client, "coloretto", ["ann", "bob", "cid"], seed="kept", options={"deals": 1})
+    kept = app.extensions["store"].projections
+    assert client.get(game.url("/views")).status_code == 200
+    assert kept.steps(game.id) is None, "a running game's views change: nothing is kept"
+    game.play_to_end(random.Random("kept"))
+    first = client.get(game.url("/views"))
+    assert kept.steps(game.id) == first.data
+    again = client.get(game.url("/views"), headers=game.seat(1))
+    assert again.data == first.data and again.json["steps"][-1]["status"] == "finished"
+    assert client.get(game.url("/views?from=2")).json["steps"][0]["at"] == 2

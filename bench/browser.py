@@ -1,0 +1,134 @@
+"""Speed of the web pages in a real browser: a script that prints figures, never a test.
+
+    .venv/bin/python bench/browser.py [--games 10000] [--steps 400]
+
+It starts its own redis-server, the Procfile's web entry and two workers, and Debian's chromium
+through Playwright. It prints:
+- for a finished game of every title at its largest seat count: the time to open the viewer
+  (from navigation to the table drawn, median of three opens) and the time each step takes to
+  redraw while stepping back through the game with the arrow keys (median, p99, max);
+- with --games games stored: the time of the home page's listing, newest first, filtered by
+  title and by status, and the time to open the home page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.run import Client, Driven, start_service  # noqa: E402
+from engine.games import GAMES  # noqa: E402
+from tests.browser.conftest import CHROMIUM, FLAGS  # noqa: E402
+
+
+def finished_game(base: str, name: str) -> str:
+    client = Client(base)
+    game = Driven(client, name, max(GAMES[name].seat_counts), f"speed-{name}")
+    rnd = random.Random(name)
+    while (choice := game.next_move(rnd)) is not None:
+        _, verdict = client.call("POST", f"/v1/games/{game.id}/moves?wait=5",
+                                 {"seat": choice[0], "move": choice[1]}, game.token)
+        game.accepted(*choice, verdict["seq"])
+    return game.id
+
+
+def open_ms(page, url: str) -> float:
+    page.goto(url)
+    page.wait_for_function("window.tablelog && window.tablelog.ready", timeout=30_000)
+    return page.evaluate("tablelog.openMs")
+
+
+def step_ms(page, steps: int) -> list[float]:
+    page.evaluate("tablelog.redraws = []")
+    for _ in range(steps):
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Home")
+    page.keyboard.press("End")
+    return page.evaluate("tablelog.redraws")
+
+
+def viewer_figures(base: str, browser, steps: int) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    print("viewer, finished games (open: navigation to table drawn; step: one redraw)")
+    for name in sorted(GAMES):
+        game_id = finished_game(base, name)
+        _, summary = Client(base).call("GET", f"/v1/games/{game_id}")
+        url = f"{base}/games/{game_id}"
+        opens = [open_ms(page, url) for _ in range(3)]
+        redraws = step_ms(page, min(steps, summary["version"] - 1))
+        cuts = statistics.quantiles(redraws, n=100)
+        print(f"  {name:14s} {len(summary['players'])} players {summary['version']:5d} entries"
+              f"  open {statistics.median(opens):6.0f} ms"
+              f"  step median {statistics.median(redraws):5.1f} ms  p99 {cuts[98]:5.1f} ms"
+              f"  max {max(redraws):5.1f} ms  ({len(redraws)} steps)")
+    page.close()
+
+
+def store_games(redis_url: str, count: int) -> None:
+    from service import handlers
+    from store import Store
+    from store.connection import client
+
+    store = Store(client(redis_url))
+    names = sorted(GAMES)
+    for n in range(count):
+        name = names[n % len(names)]
+        players = [f"p{i}" for i in range(min(GAMES[name].seat_counts))]
+        handlers.create_game(store, {"game": name, "players": players, "options": {}})
+
+
+def listing_figures(base: str, redis_url: str, browser, count: int) -> None:
+    started = time.perf_counter()
+    store_games(redis_url, count)
+    print(f"home page with {count} more games stored ({time.perf_counter() - started:.0f} s to"
+          " store them)")
+    client = Client(base)
+    for query in ("order=newest&limit=25", "order=newest&limit=25&game=hermit",
+                  "order=newest&limit=25&status=finished",
+                  "order=newest&limit=25&status=finished&game=coloretto"):
+        took = []
+        for _ in range(5):
+            started = time.perf_counter()
+            status, _ = client.call("GET", f"/v1/games?{query}")
+            took.append((time.perf_counter() - started) * 1000)
+            assert status == 200
+        print(f"  GET /v1/games?{query:50s} median {statistics.median(took):6.1f} ms")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    opens = []
+    for _ in range(3):
+        started = time.perf_counter()
+        page.goto(base + "/")
+        page.wait_for_selector("#games tbody tr[data-id]")
+        opens.append((time.perf_counter() - started) * 1000)
+    print(f"  open the home page (list drawn)  median {statistics.median(opens):6.0f} ms")
+    page.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--steps", type=int, default=400)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    base, redis_url, procs = start_service(2)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            viewer_figures(base, browser, args.steps)
+            listing_figures(base, redis_url, browser, args.games)
+            browser.close()
+    finally:
+        for proc in procs:
+            proc.terminate()
+
+
+if __name__ == "__main__":
+    main()

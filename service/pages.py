@@ -1,0 +1,45 @@
+"""The web pages: static HTML shells whose ES modules draw everything from the public API.
+
+No build step and nothing from npm: `static/` holds the modules and the stylesheet as served.
+The pages are not part of the API, so they stay out of /openapi.json.
+"""
+
+from pathlib import Path
+
+from flask import Blueprint, send_from_directory
+
+STATIC = Path(__file__).parent / "static"
+
+# The modules and the stylesheet are cached a few minutes (a viewer opened again loads from
+# the browser's cache); the pages themselves always come fresh.
+STATIC_MAX_AGE_S = 300
+
+
+class Pages(Blueprint):
+    def get_send_file_max_age(self, filename: str | None) -> int:
+        return STATIC_MAX_AGE_S
+
+
+bp = Pages("pages", __name__, static_folder=STATIC, static_url_path="/static")
+
+
+def _page(name: str):
+    answer = send_from_directory(STATIC, name, max_age=0)
+    # A seat's token rides in the URL fragment; no page should pass its address on anyway.
+    answer.headers["Referrer-Policy"] = "no-referrer"
+    return answer
+
+
+@bp.get("/")
+def home():
+    return _page("home.html")
+
+
+@bp.get("/games/<game_id>")
+def viewer(game_id: str):
+    return _page("viewer.html")
+
+
+@bp.get("/replay")
+def replay_file():
+    return _page("viewer.html")

@@ -1,0 +1,111 @@
+// The API as the pages use it: JSON calls that raise a Problem, and the two sources a viewer
+// steps through (a stored game, or a replay file with no stored game).
+
+export class Problem extends Error {
+  constructor(body) {
+    super(body.detail || body.title || "the request failed");
+    this.body = body;
+    this.code = body.code;
+  }
+}
+
+export async function call(path, { token, method = "GET", body, accept } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (accept) headers.Accept = accept;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const answer = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await answer.json();
+  if (!answer.ok) throw new Problem(data);
+  return data;
+}
+
+/** A game stored by the service, seen with `token` (a seat's, the table's, or none). */
+export class StoredGame {
+  constructor(id, token) {
+    this.id = id;
+    this.token = token;
+    this.base = `/v1/games/${encodeURIComponent(id)}`;
+  }
+
+  get(tail) {
+    return call(this.base + tail, { token: this.token });
+  }
+
+  summary() { return this.get(""); }
+
+  views(from, to = "") { return this.get(`/views?from=${from}${to ? `&to=${to}` : ""}`); }
+
+  scoreAt(at) { return this.get(`/score?at=${at}`); }
+
+  async events(after) {
+    const found = [];
+    for (;;) {
+      const page = await this.get(`/events?after=${after}&limit=5000`);
+      found.push(...page.events);
+      if (page.events.length < 5000) return found;
+      after = page.next;
+    }
+  }
+
+  legalMoves() { return this.get("/legal-moves"); }
+
+  post(tail, body) {
+    return call(this.base + tail, { token: this.token, method: "POST", body });
+  }
+
+  audit(claimed) { return this.post("/audit?wait=10", { claimed }); }
+
+  async replay() {
+    return call(`${this.base}/replay`, { token: this.token });
+  }
+
+  /** Entries as they land, through the follow stream; ends when the server closes it. */
+  async follow(after, onEntry, signal) {
+    const headers = { Accept: "application/x-ndjson" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const answer = await fetch(`${this.base}/events?follow=1&after=${after}`, { headers, signal });
+    if (!answer.ok) throw new Problem(await answer.json());
+    const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      const lines = buffer.split("\n");
+      buffer = lines.pop();
+      for (const line of lines) if (line.trim()) onEntry(JSON.parse(line));
+    }
+  }
+}
+
+/** A downloaded replay document: verified and rebuilt by the service, stored nowhere. */
+export class ReplayFile {
+  constructor(document) {
+    this.document = document;
+  }
+
+  async summary() {
+    const d = this.document;
+    return { id: d.id, game: d.game, players: d.players, options: d.options,
+             status: d.status || (d.seed ? "finished" : "in-progress"),
+             version: d.entries.length, seed: d.seed };
+  }
+
+  views(from, to = "") {
+    return call(`/v1/replays/views?from=${from}${to ? `&to=${to}` : ""}`, { method: "POST", body: this.document });
+  }
+
+  async scoreAt(at) {
+    const answer = await call(`/v1/replays/views?from=${at}&to=${at}&score=1`, { method: "POST", body: this.document });
+    return answer.steps[0].score;
+  }
+
+  async events(after) { return this.document.entries.slice(after); }
+
+  verify() { return call("/v1/replays/verify", { method: "POST", body: this.document }); }
+
+  async replay() { return this.document; }
+}

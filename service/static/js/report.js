@@ -1,0 +1,38 @@
+// An audit or verification report, readable: what holds, what does not, and for a claimed
+// total the recomputed one, the difference and the components that make it.
+import { el } from "./dom.js";
+
+function verdict(value, yes, no, unknown) {
+  if (value === null || value === undefined) return el("span", { class: "unknown", text: unknown });
+  return el("span", { class: value ? "good" : "bad", text: value ? yes : no });
+}
+
+export function drawReport(container, report, players, go) {
+  const name = (seat) => players[seat] ?? `seat ${seat}`;
+  container.replaceChildren(el("div", {},
+    el("p", { class: `overall ${report.ok ? "good" : "bad"}`, id: "report-ok", "data-ok": String(report.ok) },
+      report.ok ? "✔ the log checks out" : "✘ the log does not check out"),
+    el("ul", {},
+      el("li", {}, "hash chain: ", verdict(report.hash_chain_ok, "holds", "broken",
+        "unknown (entries withheld from you)")),
+      el("li", {}, "seed: ", verdict(report.seed_ok, "matches its commitment", "does not match",
+        "not revealed yet")),
+      el("li", {}, "verdicts and scores: ", verdict(report.replay_ok, "recomputed the same",
+        "differ", "not rebuilt"))),
+    report.mismatches.length ? el("div", { class: "mismatches" }, el("h4", { text: "what breaks" }),
+      el("ul", {}, report.mismatches.map((m) => el("li", { class: "mismatch", "data-seq": m.seq },
+        el("a", { href: `?at=${m.seq}`, onclick: (e) => { e.preventDefault(); go(m.seq); } },
+          `entry ${m.seq}`), `: ${m.what}`)))) : null,
+    report.redacted && report.redacted.length ? el("p", { class: "unknown" },
+      `${report.redacted.length} entries were withheld from whoever downloaded this replay`) : null,
+    (report.claims || []).map((c) => el("div", { class: "claim", "data-seat": c.seat },
+      el("p", {}, `${name(c.seat)} claimed ${c.claimed}, recomputed `, el("b", { text: c.recomputed }),
+        ": difference ", el("b", { class: "difference", text: signed(c.difference) })),
+      el("ul", { class: "components" }, c.components.map((k) => el("li", {},
+        `${k.label}: ${k.points} (${k.detail}; entries ${k.events.join(", ")})`))))),
+  ));
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}

@@ -1,0 +1,30 @@
+// The score panel: the breakdown at a step, with ranks; a component names the log entries
+// that earned it, and clicking it marks them and jumps the timeline there.
+import { el } from "./dom.js";
+
+export function drawScore(container, score, onComponent) {
+  if (!score) {
+    container.replaceChildren(el("p", { text: "…" }));
+    return;
+  }
+  const players = [...score.players].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+  container.replaceChildren(
+    el("p", { class: score.final ? "final" : "provisional", id: "score-kind" },
+      score.final ? "final score" : "provisional score",
+      score.rounds > 1 ? ` over ${score.rounds} rounds` : ""),
+    el("ul", { class: "players" }, players.map((p) => el("li", { "data-seat": p.seat },
+      el("div", { class: "player-total" },
+        el("b", { text: `${p.rank}. ${p.name ?? `seat ${p.seat}`}` }), " ",
+        el("span", { class: "total", text: `${p.total} point${Math.abs(p.total) === 1 ? "" : "s"}` })),
+      el("ul", { class: "components" }, p.components.map((c) => el("li", {},
+        el("button", {
+          type: "button",
+          class: "component",
+          "data-seat": p.seat,
+          "data-events": c.events.join(","),
+          title: `entries ${c.events.join(", ")}`,
+          onclick: () => onComponent(c.events),
+        }, score.rounds > 1 ? `round ${c.round}, ` : "", `${c.label}: `, el("b", { text: c.points })),
+        el("small", { text: ` ${c.detail}` }))))))),
+  );
+}

@@ -1,0 +1,36 @@
+// Coloretto: the rows, each player's collection by colour, the deck and the last-round card.
+import { card, count, el, name, offer, section, seatPanel, shown } from "../dom.js";
+
+export function draw(view, ctx) {
+  const top = el("div", { class: "summary" },
+    count("deal", "/deal", view.deal), ` of ${view.deals} · `,
+    count("deck", "/deck_size", view.deck_size), " · ",
+    el("span", {}, "last-round card: ",
+      shown("b", "/last_round", view.last_round, {}, view.last_round ? "drawn" : "not yet")),
+    view.removed_color ? el("span", {}, " · left out: ",
+      shown("b", "/removed_color", view.removed_color)) : null);
+  const deck = el("div", { class: "deck" },
+    el("span", { class: "card back", text: "deck" }),
+    view.drawn ? el("span", {}, " drawn: ", card(view.drawn, "/drawn", ctx)) : null);
+  const rows = section("rows", { class: "rows" }, view.rows.map((row, r) => offer(
+    el("div", { class: "row", "aria-label": `row ${row.row}` },
+      el("span", { class: "label", text: `row ${row.row}` }),
+      el("span", { class: "cards" }, row.cards.map((c, i) => card(c, `/rows/${r}/cards/${i}`))),
+      row.taken_by === null ? null : el("span", { class: "taken" }, "taken by ",
+        shown("b", `/rows/${r}/taken_by`, row.taken_by, {}, name(ctx, row.taken_by)))),
+    ctx, `row:${row.row}`)));
+  const players = view.collected.map((collection, seat) => seatPanel(ctx, seat,
+    el("div", { class: "collection" }, Object.entries(collection).map(([colour, n]) =>
+      el("span", { class: `chip c-${colour.replace("+", "plus")}` }, `${colour} ×`,
+        shown("b", `/collected/${seat}/${encode(colour)}`, n))))));
+  return [top, section("table", {}, offer(deck, ctx, "deck"), rows), el("div", { class: "seats" }, players)];
+}
+
+export function targetOf(move) {
+  if (move.type === "draw") return "deck";
+  return `row:${move.row}`;
+}
+
+function encode(key) {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}

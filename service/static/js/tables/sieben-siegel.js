@@ -1,0 +1,42 @@
+// Die sieben Siegel: each player's prediction (the seals still held), the supply, the current
+// trick, tricks won and the saboteur.
+import { card, count, el, hand, name, offer, section, seatPanel, shown } from "../dom.js";
+
+function seals(counts, path, ctx, target = () => null) {
+  return el("span", { class: "seals" }, Object.entries(counts).map(([seal, n]) => offer(
+    el("span", { class: `chip seal s-${seal}` }, `${seal} ×`, shown("b", `${path}/${seal}`, n)),
+    ctx, target(seal))));
+}
+
+function trick(played, path, ctx) {
+  return el("span", { class: "trick" }, played.map((p, i) => el("span", { class: "played" },
+    card(p.card, `${path}/${i}/card`, ctx),
+    el("small", {}, shown("span", `${path}/${i}/seat`, p.seat, {}, name(ctx, p.seat))))));
+}
+
+export function draw(view, ctx) {
+  const top = el("div", { class: "summary" },
+    count("round", "/round", view.round), ` of ${view.rounds} · phase: `,
+    shown("b", "/phase", view.phase), " · saboteur: ",
+    shown("b", "/saboteur", view.saboteur, {}, name(ctx, view.saboteur)));
+  const middle = el("div", { class: "table-middle" },
+    section("supply of seals", {}, seals(view.supply, "/supply", ctx)),
+    section("current trick", {}, view.led ? el("span", {}, "led: ", shown("b", "/led", view.led)) : null,
+      trick(view.trick, "/trick", ctx)),
+    section("last trick", {}, trick(view.last_trick, "/last_trick", ctx)));
+  const players = view.seals.map((held, s) => seatPanel(ctx, s,
+    el("div", {}, count("cards in hand", `/hand_sizes/${s}`, view.hand_sizes[s]), " · ",
+      count("tricks won", `/tricks_won/${s}`, view.tricks_won[s]), " · ",
+      count("total", `/totals/${s}`, view.totals[s]),
+      view.saboteur === s ? el("b", { class: "saboteur", text: " · saboteur" }) : null),
+    el("div", {}, "seals: ", seals(held, `/seals/${s}`, ctx,
+      (seal) => `seal:${s}:${seal}`))));
+  return [top, middle, hand(view, ctx, (code) => `hand:${code}`),
+    el("div", { class: "seats" }, players)];
+}
+
+export function targetOf(move, seat) {
+  if (move.type === "play") return `hand:${move.card}`;
+  if (move.type === "return") return `seal:${seat}:${move.seal}`;
+  return null;
+}

@@ -1,0 +1,417 @@
+// The viewer: a stored game (`/games/{id}`, with a token in the fragment to play a seat) or a
+// replay file (`/replay`), stepped through entry by entry from one request for the views of
+// every step; a running game is followed live through the API's follow stream.
+import { call, Problem, ReplayFile, StoredGame } from "./api.js";
+import { el } from "./dom.js";
+import { drawReport } from "./report.js";
+import { drawScore } from "./score.js";
+import { label, sentence } from "./sentences.js";
+import * as coloretto from "./tables/coloretto.js";
+import * as hermit from "./tables/hermit.js";
+import * as keltisCard from "./tables/keltis-card.js";
+import * as keltisNwnz from "./tables/keltis-nwnz.js";
+import * as siebenSiegel from "./tables/sieben-siegel.js";
+
+const TABLES = { coloretto, hermit, "keltis-card": keltisCard, "keltis-nwnz": keltisNwnz,
+                 "sieben-siegel": siebenSiegel };
+const $ = (id) => document.getElementById(id);
+const LISTED = 40;
+
+// What the page knows; `window.tablelog` exposes the timings the browser tests print.
+const page = {
+  source: null, summary: null, module: null, board: null, viewer: "spectator",
+  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [],
+  legal: null, targets: new Map(), listed: [], live: null,
+};
+window.tablelog = { openMs: null, redraws: [], ready: false, version: 0, verdicts: 0 };
+
+function say(text, kind = "info") {
+  $("message").replaceChildren(text ? el("p", { class: kind, text }) : "");
+}
+
+function version() {
+  return page.entries.length;
+}
+
+function finished() {
+  return page.summary && page.summary.status === "finished";
+}
+
+// -- opening ---------------------------------------------------------------------------------
+
+async function open() {
+  wireTimeline();
+  if (location.pathname === "/replay") {
+    $("file").hidden = false;
+    wireFile();
+    return;
+  }
+  const id = decodeURIComponent(location.pathname.split("/").pop());
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get("seat") || fragment.get("table");
+  await load(new StoredGame(id, token));
+}
+
+async function load(source) {
+  page.source = source;
+  try {
+    const summarised = source.summary();
+    const [summary, entries, views, board] = await Promise.all([
+      summarised, source.events(0), source.views(1).catch((e) => e),
+      summarised.then((s) => (s.game === "keltis-nwnz" ? call("/v1/boards/keltis-nwnz") : null)),
+    ]);
+    page.summary = summary;
+    page.viewer = summary.viewer ?? "table";
+    page.module = TABLES[summary.game];
+    page.board = board;
+    page.entries = [];
+    page.bySeq = new Map();
+    $("log").replaceChildren();
+    addEntries(entries);
+    if (views instanceof Problem) {
+      page.steps = [];
+      say(views.message, "warning");
+    } else {
+      page.steps = views.steps;
+    }
+    drawHeader();
+    drawAuditForm();
+    const asked = Number(new URLSearchParams(location.search).get("at"));
+    go(asked >= 1 && asked <= version() ? asked : version());
+    window.tablelog.openMs = performance.now();
+    window.tablelog.ready = true;
+    if (source instanceof StoredGame && !finished()) follow();
+    await refreshLegal();
+  } catch (error) {
+    say(error.message, "error");
+  }
+}
+
+function drawHeader() {
+  const s = page.summary;
+  document.title = `${s.game}: ${s.players.join(", ")} — tablelog`;
+  $("title").textContent = `${s.game}: ${s.players.join(", ")}`;
+  const who = typeof page.viewer === "number" ? `you are ${s.players[page.viewer]} (seat ${page.viewer})`
+    : page.viewer === "table" ? "you see everything (the table)" : "you are a spectator";
+  $("who").textContent = `${who} · ${s.status}${s.seed ? ` · seed ${s.seed}` : ""}`;
+  $("who").dataset.viewer = page.viewer;
+}
+
+// -- the timeline ----------------------------------------------------------------------------
+
+function wireTimeline() {
+  const slider = $("step");
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  $("first").addEventListener("click", () => go(1));
+  $("prev").addEventListener("click", () => go(page.at - 1));
+  $("next").addEventListener("click", () => go(page.at + 1));
+  $("last").addEventListener("click", () => go(version()));
+  $("download").addEventListener("click", download);
+  document.addEventListener("keydown", (e) => {
+    if (!page.entries.length || e.target.closest("input, textarea, select")) return;
+    const to = { ArrowLeft: page.at - 1, ArrowRight: page.at + 1, Home: 1, End: version() }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to);
+  });
+}
+
+function stepAt(at) {
+  let lo = 0;
+  let hi = page.steps.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (page.steps[mid].at <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return page.steps[lo];
+}
+
+/** Draw the table as it stood right after entry `at`. */
+function go(at) {
+  if (!version()) return;
+  const started = performance.now();
+  page.at = Math.min(Math.max(1, at), version());
+  const slider = $("step");
+  slider.max = version();
+  slider.value = page.at;
+  $("position").textContent = `entry ${page.at} of ${version()}`;
+  const step = page.steps.length ? stepAt(page.at) : null;
+  drawTable(step);
+  highlight();
+  const query = `?at=${page.at}`;
+  if (location.search !== query) history.replaceState(null, "", `${location.pathname}${query}${location.hash}`);
+  window.tablelog.redraws.push(performance.now() - started);
+  window.tablelog.version = version();
+  scheduleScore(step);
+}
+
+function drawTable(step) {
+  const table = $("table");
+  if (!step) {
+    table.replaceChildren(el("p", { text: "the table cannot be drawn from this replay: only its log" }));
+    return;
+  }
+  const playing = page.legal && page.at === version();
+  const ctx = {
+    players: page.summary.players, toAct: step.to_act, board: page.board,
+    seat: typeof page.viewer === "number" ? page.viewer : null,
+    targets: playing ? page.targets : null, choose,
+  };
+  table.replaceChildren(
+    el("p", { class: "step-status" }, `right after entry ${page.at}: ${step.status}`,
+      step.to_act.length ? ` · to act: ${step.to_act.map((s) => page.summary.players[s]).join(", ")}` : ""),
+    ...page.module.draw(step.state, ctx).filter(Boolean));
+  table.dataset.at = page.at;
+  table.dataset.step = step.at;
+}
+
+// -- the log ---------------------------------------------------------------------------------
+
+function addEntries(entries) {
+  const players = page.summary ? page.summary.players : entries[0].players;
+  const items = entries.filter((e) => !page.bySeq.has(e.seq)).map((entry) => {
+    page.entries.push(entry);
+    page.bySeq.set(entry.seq, entry);
+    return el("li", { id: `e${entry.seq}`, class: `entry ${entry.type}`, "data-seq": entry.seq },
+      el("a", { href: `?at=${entry.seq}`, onclick: (e) => { e.preventDefault(); go(entry.seq); } },
+        String(entry.seq)), " ", sentence(entry, players, page.bySeq));
+  });
+  $("log").append(...items);
+}
+
+function highlight() {
+  const log = $("log");
+  log.querySelector(".current")?.classList.remove("current");
+  const item = $(`e${page.at}`);
+  if (item) {
+    item.classList.add("current");
+    const top = item.offsetTop - log.offsetTop;
+    if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - item.offsetHeight) {
+      log.scrollTop = top - log.clientHeight / 2;
+    }
+  }
+}
+
+function mark(events) {
+  for (const seq of page.marked) $(`e${seq}`)?.classList.remove("marked");
+  page.marked = events;
+  for (const seq of events) $(`e${seq}`)?.classList.add("marked");
+  if (!events.length) return;
+  const next = events.find((seq) => seq > page.at);
+  go(events.includes(page.at) && next ? next : events[0]);
+}
+
+// -- the score -------------------------------------------------------------------------------
+
+let scoreTimer = null;
+
+function scheduleScore(step) {
+  clearTimeout(scoreTimer);
+  if (!step) return;
+  const known = page.scores.get(step.at);
+  if (known) {
+    drawScore($("score"), known, mark);
+    return;
+  }
+  scoreTimer = setTimeout(async () => {
+    try {
+      const score = await page.source.scoreAt(step.at);
+      page.scores.set(step.at, score);
+      if (stepAt(page.at).at === step.at) drawScore($("score"), score, mark);
+    } catch (error) {
+      $("score").textContent = error.message;
+    }
+  }, 80);
+}
+
+// -- playing a seat --------------------------------------------------------------------------
+
+async function refreshLegal() {
+  const source = page.source;
+  const plays = source instanceof StoredGame && source.token && !finished();
+  $("play").hidden = !plays;
+  if (!plays) {
+    page.legal = null;
+    return;
+  }
+  page.legal = await source.legalMoves();
+  page.targets = new Map();
+  page.listed = [];
+  for (const choice of page.legal.moves) {
+    const key = page.module.targetOf(choice.move, choice.seat);
+    if (key) page.targets.set(key, [...(page.targets.get(key) || []), choice]);
+    else page.listed.push(choice);
+  }
+  drawMoves();
+  if (page.at === version()) go(page.at);
+}
+
+function moveButton(choice) {
+  const seat = page.viewer === "table" ? `${page.summary.players[choice.seat]}: ` : "";
+  return el("button", { type: "button", class: "move", "data-move": JSON.stringify(choice.move),
+                        onclick: () => submit(choice) }, seat + label(choice.move));
+}
+
+function drawMoves(filter = $("move-filter").value) {
+  const none = !page.legal.moves.length;
+  $("play-hint").textContent = none ? "nothing to do now: waiting for the others"
+    : page.targets.size ? "click a highlighted place on the table, or a move below" : "choose a move";
+  const matching = page.listed.filter((c) => label(c.move).includes(filter));
+  $("move-filter").hidden = page.listed.length <= LISTED;
+  $("moves").replaceChildren(...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
+  $("chooser").replaceChildren();
+}
+
+function choose(target) {
+  const choices = page.targets.get(target) || [];
+  if (choices.length === 1) {
+    submit(choices[0]);
+    return;
+  }
+  $("chooser").replaceChildren(el("p", { text: "which move?" }),
+    el("ul", {}, choices.map((c) => el("li", {}, moveButton(c)))));
+  $("chooser").querySelector("button")?.focus();
+}
+
+async function submit(choice) {
+  const body = { move: choice.move };
+  if (page.viewer === "table") body.seat = choice.seat;
+  $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move)}…` }));
+  try {
+    await page.source.post("/moves?wait=5", body);
+    $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move)}` }));
+  } catch (error) {
+    $("verdict").replaceChildren(el("p", { class: "bad", id: "last-verdict",
+      text: `${label(choice.move)} was rejected: ${error.message}` }));
+  }
+  await sync();
+  window.tablelog.verdicts += 1;
+}
+
+// -- following a live game -------------------------------------------------------------------
+
+let syncing = Promise.resolve();
+let queued = false;
+
+/** Bring the page up to the log's head: new entries, their views, the legal moves. */
+function sync() {
+  if (queued) return syncing;
+  queued = true;
+  syncing = syncing.then(() => { queued = false; return catchUp(); }).catch((e) => say(e.message, "error"));
+  return syncing;
+}
+
+async function catchUp() {
+  const before = version();
+  const fresh = await page.source.events(before);
+  if (fresh.some((e) => e.type === "game-finished")) {
+    // Once finished, everything is public: what was withheld from this viewer is shown now.
+    await load(page.source);
+    return;
+  }
+  if (fresh.length) {
+    page.legal = null; // what was legal before these entries may not be any more
+    addEntries(fresh);
+    const views = await page.source.views(before + 1);
+    page.steps = [...page.steps.filter((s) => s.at <= before), ...views.steps];
+    if (page.at === before) go(version());
+    else go(page.at);
+  }
+  await refreshLegal();
+}
+
+async function follow() {
+  if (page.live) return;
+  page.live = new AbortController();
+  const { signal } = page.live;
+  $("live").hidden = false;
+  while (!finished() && !signal.aborted) {
+    const started = Date.now();
+    try {
+      await page.source.follow(version(), () => sync(), signal);
+    } catch (error) {
+      if (signal.aborted) break;
+    }
+    await syncing;
+    // A connection ends after its lifetime; one that ended at once is not retried at once.
+    if (Date.now() - started < 1000) await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  $("live").hidden = true;
+  page.live = null;
+}
+
+// -- audit, download, replay files -----------------------------------------------------------
+
+function drawAuditForm() {
+  const stored = page.source instanceof StoredGame;
+  $("audit-form").hidden = !stored;
+  if (!stored) return;
+  $("claims").replaceChildren(...page.summary.players.map((name, seat) => el("label", {},
+    `${name} claims `, el("input", { type: "number", name: String(seat), "data-seat": seat, size: 5 }))));
+}
+
+async function audit(event) {
+  event.preventDefault();
+  const claimed = {};
+  for (const input of $("claims").querySelectorAll("input")) {
+    if (input.value !== "") claimed[input.name] = Number(input.value);
+  }
+  $("report").textContent = "auditing…";
+  try {
+    drawReport($("report"), await page.source.audit(claimed), page.summary.players, go);
+  } catch (error) {
+    $("report").textContent = error.message;
+  }
+}
+
+async function download() {
+  const document_ = await page.source.replay();
+  const link = el("a", {
+    href: URL.createObjectURL(new Blob([JSON.stringify(document_, null, 1)], { type: "application/json" })),
+    download: `tablelog-${page.summary.id || "replay"}.json`,
+  });
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+function wireFile() {
+  const input = $("replay-file");
+  input.addEventListener("change", () => input.files[0] && openFile(input.files[0]));
+  const zone = $("drop");
+  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    zone.classList.remove("over");
+    if (e.dataTransfer.files[0]) openFile(e.dataTransfer.files[0]);
+  });
+}
+
+async function openFile(file) {
+  let document_;
+  try {
+    document_ = JSON.parse(await file.text());
+  } catch {
+    say(`${file.name} is not JSON`, "error");
+    return;
+  }
+  const source = new ReplayFile(document_);
+  say(`verifying ${file.name}…`);
+  let report;
+  try {
+    report = await source.verify();
+  } catch (error) {
+    say(`${file.name} is not a replay: ${error.message}`, "error");
+    return;
+  }
+  say("");
+  await load(source);
+  drawReport($("report"), report, page.summary.players, go);
+  for (const m of report.mismatches) $(`e${m.seq}`)?.classList.add("broken");
+  if (!report.ok) say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.what})`).join(", ") || "see the report"}`, "error");
+}
+
+$("audit-form").addEventListener("submit", audit);
+$("move-filter").addEventListener("input", () => drawMoves());
+open();

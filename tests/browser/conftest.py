@@ -1,0 +1,83 @@
+"""A real browser on the real pages: Debian's chromium driven by Playwright for Python.
+
+The app is served over real HTTP (werkzeug's threaded server, in a thread of the test process)
+against the suite's Redis and worker processes. One browser serves the whole session; each test
+gets a fresh context, and any error a page logs fails the test. Screenshots go to the git-ignored
+`.screenshots/` for people to look at; the tests assert on the DOM, never on pixels.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from tests.conftest import ROOT, _free_port
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SHOTS = ROOT / ".screenshots"
+
+
+@pytest.fixture(scope="session")
+def web(redis_url, workers):
+    """The base URL of the app served over HTTP; followed logs reconnect every 3 s."""
+    from service import create_app
+
+    app = create_app({"REDIS_URL": redis_url, "FOLLOW_SECONDS": 3})
+    server = make_server("127.0.0.1", _free_port(), app, threaded=True)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.fail("chromium is not installed: run `make test`, which installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def context(browser, request):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    context.set_default_timeout(10_000)
+    errors: list[str] = []
+    context.on("weberror", lambda e: errors.append(f"{e.page and e.page.url}: {e.error}"))
+    context.on("console", lambda m: _logged(m, errors))
+    yield context
+    for number, page in enumerate(context.pages):
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=SHOTS / f"{request.node.name}-{number}.png", full_page=True)
+    context.close()
+    expected = getattr(context, "expected_errors", ())
+    assert [e for e in errors if not any(x in e for x in expected)] == [], errors
+
+
+def _logged(message, errors: list[str]) -> None:
+    # A refused request (a rejected move, a replay that cannot be rebuilt) is shown on the page;
+    # chromium logs every 4xx answer too, which is no error of the page.
+    if message.type == "error" and "status of 4" not in message.text:
+        errors.append(message.text)
+
+
+def ready(page, at=None):
+    """Wait until the viewer has drawn (the step `at`, when given)."""
+    page.wait_for_function("window.tablelog && window.tablelog.ready")
+    if at is not None:
+        page.wait_for_function(f"document.getElementById('table').dataset.at === '{at}'")
+    return page
