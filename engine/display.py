@@ -17,7 +17,8 @@ API:
   lower: descending). Equal values are always allowed, so a row begun with 0 can only rise and
   one begun with 10 only fall.
 - `last_value(row)` -> value of the last numbered card, or None.
-- `finals(row)` -> number of final cards; `is_closed(row)` -> True once two finals lie in it.
+- `finals(row)` -> number of final cards; `has_final(row)`; `is_closed(row)` -> True once two
+  finals lie in it.
 - `check_follow(row, colour, card)` -> None, or raises `IllegalMove` naming the rule;
   `may_follow(...)` -> bool. Codes: `wrong-row` (a coloured card of another colour),
   `row-direction`, `after-final` (only the second final may follow a final), `row-closed`,
@@ -38,6 +39,7 @@ ASCENDING = "ascending"
 DESCENDING = "descending"
 
 Row = tuple[str, ...]
+_FINAL_CARDS = frozenset(f"{c}{FINAL}" for c in COLOURS)
 
 
 def colour_of(card: str) -> str | None:
@@ -45,7 +47,7 @@ def colour_of(card: str) -> str | None:
 
 
 def is_final(card: str) -> bool:
-    return colour_of(card) is not None and card[1:] == FINAL
+    return card in _FINAL_CARDS
 
 
 def is_point(card: str) -> bool:
@@ -79,7 +81,13 @@ def last_value(row: Row) -> int | None:
 
 
 def finals(row: Row) -> int:
-    return sum(is_final(c) for c in row)
+    return sum(map(_FINAL_CARDS.__contains__, row))
+
+
+def has_final(row: Row) -> bool:
+    # Asked of every row on the table after every card used (keltis-card's end check), so
+    # answered by one set operation rather than a look at each card.
+    return not _FINAL_CARDS.isdisjoint(row)
 
 
 def is_closed(row: Row) -> bool:

@@ -15,11 +15,11 @@ Conventions shared by every game:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
+from engine.frozen import field_names
 from engine.scoring import Score
 from engine.shuffle import shuffle
 
@@ -48,6 +48,10 @@ class BadSetup(ValueError):
     """Options, player count or explicit decks that no game of this kind can be dealt from."""
 
 
+# Values a fact's JSON holds as they are: most fields, told apart without the checks of _plain.
+_SCALARS = frozenset((str, int, bool, type(None)))
+
+
 @dataclass(frozen=True)
 class Fact:
     """Something an accepted move made happen, recorded in the log so a replay reads alone."""
@@ -57,8 +61,9 @@ class Fact:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind}
-        for f in dataclasses.fields(self):
-            out[f.name] = _plain(getattr(self, f.name))
+        for name in field_names(type(self)):
+            value = getattr(self, name)
+            out[name] = value if type(value) in _SCALARS else _plain(value)
         if self.hidden:
             out["hidden"] = list(self.hidden)
         return out
@@ -66,8 +71,8 @@ class Fact:
 
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
+    if is_mapping(value):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
 
@@ -82,11 +87,17 @@ class Dealt(Fact):
     cards: tuple[str, ...]
 
 
+def is_mapping(value: Any) -> bool:
+    """isinstance(value, Mapping), answered at once for the dicts that moves parsed from JSON
+    are: the ABC check runs Python code, and every move is checked."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def move_type(move: Any, over: bool) -> Any:
     """The `type` of a posted move, after the checks every game makes first."""
     if over:
         raise GameOver()
-    if not isinstance(move, Mapping):
+    if not is_mapping(move):
         raise IllegalMove("malformed-move", 'a move is an object with a "type"')
     return move.get("type")
 
@@ -139,8 +150,10 @@ def compose_view(
     return dict(public)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
+    """What an accepted move made: the next state and its facts. A named tuple, since every
+    move makes one and a tuple is made at a third of a frozen dataclass's cost."""
+
     state: Any
     facts: tuple[Fact, ...]
 

@@ -15,7 +15,7 @@ discarded in this same turn.
 The deal both games share: `deal_hands(deck, seats)`.
 API: `Piles.start(deck, names=COLOURS, drawable=None)`; `discard(card)`; `draw(source)` ->
 `(piles, card)` where `source` is `DECK` or a pile name; `check_draw(source)` (IllegalMove);
-`sources()` the legal draw sources now; `end_turn()` (clears `fresh`); `top(name)`;
+`sources()` the legal draw sources now; `can_draw`; `end_turn()` (clears `fresh`); `top(name)`;
 `deck_empty` (True once the last card of the deck is drawn: the exhaustion signal);
 `public()` the JSON-ready part everybody sees.
 IllegalMove codes: `no-such-pile`, `pile-not-drawable`, `pile-empty`, `discarded-this-turn`,
@@ -24,10 +24,11 @@ IllegalMove codes: `no-such-pile`, `pile-not-drawable`, `pile-empty`, `discarded
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.display import COLOUR_NAMES, COLOURS, POINT
+from engine.frozen import replace
 from engine.game import IllegalMove
 
 DECK = "deck"
@@ -136,7 +137,15 @@ class Piles:
                 out.append(name)
         return tuple(out)
 
+    @property
+    def can_draw(self) -> bool:
+        """Whether `sources()` offers anything, asked after every turn's action: the deck
+        alone almost always answers it."""
+        return bool(self.deck) or bool(self.sources())
+
     def end_turn(self) -> Piles:
+        if not any(self.fresh):
+            return self  # nothing was discarded this turn (the usual draw from the deck)
         return replace(self, fresh=(0,) * len(self.names))
 
     def public(self) -> dict[str, Any]:

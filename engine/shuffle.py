@@ -2,23 +2,27 @@
 
 import hashlib
 from collections.abc import Iterator, Sequence
+from itertools import chain, count, islice
 from typing import TypeVar
 
 T = TypeVar("T")
 
 
 def byte_stream(seed: str, label: str) -> Iterator[int]:
-    k = 0
-    while True:
-        yield from hashlib.sha256(f"{seed}|{label}|{k}".encode()).digest()
-        k += 1
+    """The bytes of the digests of `seed|label|k` for k = 0, 1, 2, ...: the contract's
+    generator, with its bytes handed out by itertools rather than one `yield` each."""
+    return chain.from_iterable(
+        hashlib.sha256(f"{seed}|{label}|{k}".encode()).digest() for k in count()
+    )
 
 
 def uniform(stream: Iterator[int], n: int) -> int:
     """A uniform integer in [0, n), rejecting the biased top of the 32-bit range."""
     limit = 2**32 - (2**32 % n)
     while True:
-        x = int.from_bytes(bytes(next(stream) for _ in range(4)), "big")
+        # The next four bytes, as the contract's `bytes(next(stream) for _ in range(4))`
+        # reads them, taken in one call: every deal draws dozens of words.
+        x = int.from_bytes(bytes(islice(stream, 4)), "big")
         if x < limit:
             return x % n
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from engine.frozen import replace
 from engine.game import (
     BadSetup,
     Fact,
@@ -418,32 +419,39 @@ def _best(
     worth most count positive. Ties keep the first assignment in colour order, so the choice
     shown in a breakdown is stable.
     """
-    best: tuple[int, dict[str, int], frozenset[str]] | None = None
+    best: tuple[int, tuple[str, ...]] | None = None
     for extra in itertools.combinations_with_replacement(colours, jokers):
-        assigned = {c: extra.count(c) for c in colours if extra.count(c)}
-        totals = {c: n + assigned.get(c, 0) for c, n in zip(colours, counts, strict=True)}
-        held = sorted((c for c in colours if totals[c]), key=lambda c: -colour_points(totals[c]))
-        positive = frozenset(held[:_POSITIVE_COLOURS])
-        points = sum(
-            colour_points(totals[c]) * (1 if c in positive else -1) for c in held
-        )
+        # Only the points decide, so they are reckoned from the worths alone; the colours
+        # counted positive are worked out once, for the winning assignment.
+        totals = list(counts)
+        for colour in extra:
+            totals[colours.index(colour)] += 1
+        worths = sorted((colour_points(n) for n in totals if n), reverse=True)
+        points = sum(worths[:_POSITIVE_COLOURS]) - sum(worths[_POSITIVE_COLOURS:])
         if best is None or points > best[0]:
-            best = (points, tuple(assigned.items()), positive)
+            best = (points, extra)
     assert best is not None
-    return best[1], best[2]
+    extra = best[1]
+    assigned = {c: extra.count(c) for c in colours if extra.count(c)}
+    totals = {c: n + assigned.get(c, 0) for c, n in zip(colours, counts, strict=True)}
+    held = sorted((c for c in colours if totals[c]), key=lambda c: -colour_points(totals[c]))
+    return tuple(assigned.items()), frozenset(held[:_POSITIVE_COLOURS])
 
 
 def score_collection(
     cards: tuple[Card, ...], deal: int, colours: tuple[str, ...]
 ) -> list[Component]:
     """One seat's components for one deal, jokers placed where they score best."""
-    counts = {c: sum(card.name == c for card in cards) for c in colours}
-    jokers = [card for card in cards if card.name == JOKER]
+    by_name: dict[str, list[Card]] = {}
+    for card in cards:
+        by_name.setdefault(card.name, []).append(card)
+    counts = {c: len(by_name.get(c, ())) for c in colours}
+    jokers = by_name.get(JOKER, [])
     assigned, positive = best_assignment(counts, len(jokers), colours)
     joker_pool = list(jokers)
     components = []
     for colour in colours:
-        own = [card for card in cards if card.name == colour]
+        own = by_name.get(colour, [])
         added = [joker_pool.pop(0) for _ in range(assigned.get(colour, 0))]
         n = len(own) + len(added)
         if not n:
@@ -461,7 +469,7 @@ def score_collection(
                 events=tuple(e for card in own + added for e in card.events),
             )
         )
-    bonus = [card for card in cards if card.name == PLUS_TWO]
+    bonus = by_name.get(PLUS_TWO, [])
     if bonus:
         components.append(
             Component(

@@ -6,6 +6,7 @@ Ace 1, the numbered cards 2 to 9, Crown 10; an annulled Crown ranks 0 (below its
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 ACE = 1
@@ -66,6 +67,7 @@ COMPANIES: dict[str, tuple[str, ...]] = {
 }
 
 
+@functools.cache  # asked for every group at every play: 36 x 36 answers, worked out once
 def shares_suit(card: str, other: str) -> bool:
     return bool(set(CARDS[card].suits) & set(CARDS[other].suits))
 

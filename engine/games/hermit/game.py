@@ -14,9 +14,10 @@ the five-player centre card is group 0) and keep their number until they leave t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from engine.frozen import replace
 from engine.game import (
     BadSetup,
     Dealt,
@@ -26,6 +27,7 @@ from engine.game import (
     Table,
     Viewer,
     compose_view,
+    is_mapping,
     move_type,
     require_turn,
 )
@@ -51,7 +53,10 @@ _QUARTET = 4
 _TWO_PLAYER_HANDS = 4
 _TARGETS = (66, 100)
 _FLAGS = {"must_follow": True, "pleasant_company": False, "house_party": False}
-_MOVE_KEYS = {START: {"card"}, STAGECOACH: {"card"}, PLAY: {"card", "group"}}
+_MOVE_KEYS = {
+    kind: frozenset({"type", *fields})
+    for kind, fields in ((START, {"card"}), (STAGECOACH, {"card"}), (PLAY, {"card", "group"}))
+}
 _ORDER = {name: i for i, name in enumerate(CANONICAL)}
 
 
@@ -179,7 +184,7 @@ class Hermit:
 
     def is_secret(self, move: Mapping[str, Any]) -> bool:
         # Starting and Stagecoach cards are chosen face down; a play is seen by all.
-        return isinstance(move, Mapping) and move.get("type") in (START, STAGECOACH)
+        return is_mapping(move) and move.get("type") in (START, STAGECOACH)
 
     # -- what each viewer sees, and the score --------------------------------------------
 
@@ -318,14 +323,17 @@ def _resume(state: State, seq: int) -> tuple[State, list[Fact]]:
     A hand ends when every card has been played; an empty table asks for starting cards from
     the seats that still hold any; a seat with no card left passes its turn on.
     """
-    seats = state.table.seats
-    holding = tuple(s for s in range(seats) if state.hands[s])
-    if not holding:
+    if not any(state.hands):
         return _end_hand(state, seq)
     if not state.groups:
-        return replace(state, choosing=Simultaneous(START, holding)), []
-    turn = next(s for s in _clockwise(state.turn, seats) if state.hands[s])
+        return replace(state, choosing=Simultaneous(START, _holding(state))), []
+    turn = next(s for s in _clockwise(state.turn, state.table.seats) if state.hands[s])
     return replace(state, turn=turn), []
+
+
+def _holding(state: State) -> tuple[int, ...]:
+    """The seats that still hold cards."""
+    return tuple(s for s, hand in enumerate(state.hands) if hand)
 
 
 def _clockwise(start: int, seats: int):
@@ -336,7 +344,7 @@ def _clockwise(start: int, seats: int):
 
 
 def _check_keys(kind: str, move: Mapping[str, Any]) -> None:
-    extra = set(move) - {"type", *_MOVE_KEYS[kind]}
+    extra = move.keys() - _MOVE_KEYS[kind]
     if extra:
         raise IllegalMove("malformed-move", f"a {kind} move has no field {sorted(extra)[0]!r}")
     if not isinstance(move.get("card"), str):
@@ -349,7 +357,8 @@ def _check_keys(kind: str, move: Mapping[str, Any]) -> None:
 def _without(cards: tuple[str, ...], card: str, seat: int) -> tuple[str, ...]:
     if card not in cards:
         raise IllegalMove("not-in-hand", f"seat {seat} does not hold the {card}")
-    return tuple(c for c in cards if c != card)
+    i = cards.index(card)  # the 36 cards are all different: a hand holds each at most once
+    return (*cards[:i], *cards[i + 1 :])
 
 
 def _with(items: tuple, index: int, value: Any) -> tuple:
@@ -499,8 +508,8 @@ def _join(state: State, seat: int, card: str, group: Group, seq: int) -> Outcome
         emptied = not groups
     seats = state.table.seats
     state = replace(state, groups=groups, turn=(seat + 1) % seats)
-    holding = tuple(s for s in range(seats) if state.hands[s])
-    if emptied and seats == 2 and holding:
-        return Outcome(replace(state, choosing=Simultaneous(STAGECOACH, holding)), tuple(facts))
+    if emptied and seats == 2 and any(state.hands):
+        choosing = Simultaneous(STAGECOACH, _holding(state))
+        return Outcome(replace(state, choosing=choosing), tuple(facts))
     state, more = _resume(state, seq)
     return Outcome(state, (*facts, *more))

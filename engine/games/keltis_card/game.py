@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from engine import display
 from engine.display import COLOURS
+from engine.frozen import replace
 from engine.game import (
     BadSetup,
     Fact,
@@ -159,7 +159,7 @@ class KeltisCard:
             )
         if kind == "play":
             state, fact = _play(state, seat, move, seq)
-            return _after_use(state, seat, 1, (fact,))
+            return _after_use(state, seat, 1, (fact,), display.is_final(fact.card))
         if kind == "discard":
             card = _card_in_hand(state, seat, move.get("card"))
             state = _discard(state, seat, (card,))
@@ -299,9 +299,16 @@ def _wish(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
     return _after_use(state, seat, 2, (WishTaken(seat, stone, tuple(cards)),))
 
 
-def _after_use(state: State, seat: int, used: int, facts: tuple[Fact, ...]) -> Outcome:
-    """The draws owed after using cards, unless the five final rows end the game at once."""
-    if _final_rows(state) >= _FINAL_ROWS_TO_END:
+def _after_use(
+    state: State, seat: int, used: int, facts: tuple[Fact, ...], final_laid: bool = False
+) -> Outcome:
+    """The draws owed after using cards, unless the five final rows end the game at once.
+
+    Only a final card laid in a row can make the fifth such row (the game ends at the
+    fifth), so the table's rows are counted only then: counting them after every card used
+    cost more than the rest of the move.
+    """
+    if final_laid and _final_rows(state) >= _FINAL_ROWS_TO_END:
         return _begin_end_phase(state, seat, "five-final-rows", facts)
     return Outcome(replace(state, to_draw=used), facts)
 
@@ -376,7 +383,7 @@ def _next_in_end_phase(state: State, facts: tuple[Fact, ...]) -> Outcome:
 
 def _final_rows(state: State) -> int:
     """Rows on the whole table holding a final card; two finals in one row count once."""
-    return sum(display.finals(row.cards) > 0 for t in state.tableaux for row in t.rows)
+    return sum(display.has_final(row.cards) for t in state.tableaux for row in t.rows)
 
 
 def _wish_pairs(state: State, seat: int) -> list[tuple[str, str]]:

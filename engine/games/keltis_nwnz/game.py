@@ -16,10 +16,10 @@ i-th tile of the shuffled `TILES` lies on the i-th spot of the board's `tile_spo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from engine import display
+from engine.frozen import replace
 from engine.game import (
     BadSetup,
     Fact,
@@ -289,7 +289,7 @@ class _Turn:
     def discard(self, card: str) -> Outcome:
         self._in_hand(card)
         me = replace(self.me, hand=_without(self.me.hand, card))
-        state = replace(self._with_me(me), piles=self.state.piles.discard(card))
+        state = self._with_me(me, piles=self.state.piles.discard(card))
         return _to_draw(state, [Discarded(self.seat, card, "hand")])
 
     def clover(self, move: Mapping[str, Any]) -> Outcome:
@@ -329,7 +329,7 @@ class _Turn:
                 f"{card} is neither in your hand nor the top card of one of your display rows:"
                 " the discard tile takes one of those",
             )
-        state = replace(self._with_me(me), piles=self.state.piles.discard(card))
+        state = self._with_me(me, piles=self.state.piles.discard(card))
         return _to_draw(state, [fact])
 
     def draw(self, source: Any) -> Outcome:
@@ -337,7 +337,7 @@ class _Turn:
             raise IllegalMove("malformed-move", "a draw needs 'from': 'deck' or a colour")
         piles, card = self.state.piles.draw(source)
         me = replace(self.me, hand=(*self.me.hand, card))
-        state = replace(self._with_me(me), piles=piles)
+        state = self._with_me(me, piles=piles)
         fact_type = DrewFromDeck if source == DECK else DrewFromPile
         facts: list[Fact] = [fact_type(self.seat, source, card)]
         if piles.deck_empty:
@@ -351,7 +351,7 @@ class _Turn:
         board = self.board
         moved = Pawn(pawn.name, to, (*pawn.moves, self.seq))
         me = replace(me, pawns=tuple(moved if p.name == pawn.name else p for p in me.pawns))
-        state = replace(self._with_me(me), due_at=None)
+        state = self._with_me(me, due_at=None)
         entered_goal = board.in_goal(to) and not board.in_goal(pawn.cell)
         if entered_goal and _goal_pawns(board, state) >= _GOAL_PAWNS_TO_END:
             # The fifth pawn in the goal zone ends the game before its cell's tile acts.
@@ -380,7 +380,7 @@ class _Turn:
             facts.append(StoneTaken(seat, tile.cell, colour, "tile"))
             me = replace(me, stones=(*me.stones, Stone(colour, tile.cell, self.seq)))
             tiles = _with(state.tiles, index, replace(tile, taken_by=seat))
-            return _to_draw(replace(_with_player(state, seat, me), tiles=tiles), facts)
+            return _to_draw(_with_player(state, seat, me, tiles=tiles), facts)
         # Clover and discard tiles demand a follow-up move, unless there is nothing to act on.
         if tile.tile == CLOVER:
             idle = not any(self.board.ahead(p.cell) for p in me.pawns)
@@ -401,9 +401,8 @@ class _Turn:
             return _to_draw(state, facts)
         facts.append(StoneTaken(self.seat, cell, colour, "stack"))
         me = replace(me, stones=(*me.stones, Stone(colour, cell, self.seq)))
-        state = replace(
-            _with_player(state, self.seat, me),
-            stacks=_with(state.stacks, i, state.stacks[i] - 1),
+        state = _with_player(
+            state, self.seat, me, stacks=_with(state.stacks, i, state.stacks[i] - 1)
         )
         return _to_draw(state, facts)
 
@@ -441,14 +440,14 @@ class _Turn:
                 "not-in-hand", f"{card} is not in your hand: you use only cards you hold"
             )
 
-    def _with_me(self, me: Player) -> State:
-        return _with_player(self.state, self.seat, me)
+    def _with_me(self, me: Player, **changes: Any) -> State:
+        return _with_player(self.state, self.seat, me, **changes)
 
 
 def _to_draw(state: State, facts: list[Fact]) -> Outcome:
     """Draw back to 8 next, or pass the turn when the hand is full."""
     hand = state.players[state.turn].hand
-    if len(hand) < HAND and state.piles.sources():
+    if len(hand) < HAND and state.piles.can_draw:
         return Outcome(replace(state, phase=DRAW, due_at=None), tuple(facts))
     passed = replace(
         state,
@@ -493,8 +492,9 @@ def _goal_pawns(board: Board, state: State) -> int:
     return sum(board.in_goal(p.cell) for player in state.players for p in player.pawns)
 
 
-def _with_player(state: State, seat: int, player: Player) -> State:
-    return replace(state, players=_with(state.players, seat, player))
+def _with_player(state: State, seat: int, player: Player, **changes: Any) -> State:
+    """`state` with `seat`'s player replaced, and any other `changes` made in the same step."""
+    return replace(state, players=_with(state.players, seat, player), **changes)
 
 
 def _with(items: tuple, index: int, value: Any) -> tuple:

@@ -14,9 +14,9 @@ begun by seat (r-1) mod n.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
+from engine.frozen import replace
 from engine.game import (
     BadSetup,
     Dealt,
@@ -55,6 +55,7 @@ from engine.games.sieben_siegel.state import (
     State,
     TrickWon,
     canonical,
+    card_set,
     colour_of,
     value_of,
 )
@@ -320,11 +321,20 @@ def _playable(state: State, seat: int) -> tuple[str, ...]:
     return following or hand
 
 
+def _breaks_follow(state: State, hand: tuple[str, ...], card: str) -> bool:
+    """Whether `card`, held in `hand`, is not among `_playable`: asked at every play, so the
+    hand is looked through only until a card of the led colour turns up."""
+    if not state.trick:
+        return False
+    led = colour_of(state.trick[0].card)
+    return colour_of(card) != led and any(colour_of(c) == led for c in hand)
+
+
 def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
     card = move.get("card")
     if not isinstance(card, str):
         raise IllegalMove("malformed-move", 'a play names its card, e.g. {"card": "Y12"}')
-    if card not in canonical(state.table.seats):
+    if card not in card_set(state.table.seats):
         top = value_of(canonical(state.table.seats)[-1])
         raise IllegalMove(
             "no-such-card",
@@ -334,16 +344,17 @@ def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
     hand = state.hands[seat]
     if card not in hand:
         raise IllegalMove("card-not-held", f"you do not hold {card}: play a card from your hand")
-    if card not in _playable(state, seat):
+    if _breaks_follow(state, hand, card):
         led = SEAL_OF[colour_of(state.trick[0].card)]
         raise IllegalMove("must-follow-suit", f"you hold {led}, so you must follow {led}")
-    hands = _with(state.hands, seat, tuple(c for c in hand if c != card))
+    i = hand.index(card)  # every card of the deck is different: a hand holds it once
+    hands = _with(state.hands, seat, (*hand[:i], *hand[i + 1 :]))
     trick = (*state.trick, Played(seat, card))
-    state = replace(state, hands=hands, trick=trick)
     facts: list[Fact] = [CardPlayed(seat, card)]
     if len(trick) < state.table.seats:
-        return Outcome(replace(state, turn=(seat + 1) % state.table.seats), tuple(facts))
-    return _settle_trick(state, seq, facts)
+        turn = (seat + 1) % state.table.seats
+        return Outcome(replace(state, hands=hands, trick=trick, turn=turn), tuple(facts))
+    return _settle_trick(replace(state, hands=hands, trick=trick), seq, facts)
 
 
 def _winner(trick: tuple[Played, ...]) -> Played:

@@ -7,6 +7,7 @@ black seal), so the score can name the sources of every penalty point.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from engine.game import Fact, Table
@@ -39,10 +40,17 @@ def value_of(card: str) -> int:
     return int(card[1:])
 
 
+@functools.cache
 def canonical(seats: int) -> tuple[str, ...]:
     """Colour by colour R, Y, G, B, V, values ascending: 45, 60 or 75 cards."""
     top = HIGHEST_VALUE[seats]
     return tuple(f"{c}{v}" for c in COLOURS for v in range(1, top + 1))
+
+
+@functools.cache
+def card_set(seats: int) -> frozenset[str]:
+    """The cards of `canonical(seats)`, for checking a named card at every play."""
+    return frozenset(canonical(seats))
 
 
 @dataclass(frozen=True)
