@@ -13,7 +13,9 @@ from store import keys
 from store.games import decode_meta
 from store.projections import Field, Status
 
-_LOCK_MS = 30_000
+# Shorter than a claim (`store.scheduler.CLAIM_S`): when the claim of a judge that died lapses,
+# the game is unlocked for the next.
+_LOCK_MS = 4_000
 
 # Only the holder of the lock may release it; ARGV[1] is {"token": the holder's}.
 _RELEASE = """
@@ -22,6 +24,10 @@ if redis.call('GET', KEYS[1]) == cjson.decode(ARGV[1]).token then
 end
 return 0
 """
+
+
+class Locked(Exception):
+    """Another worker holds the game's lock (it may be judging it, or have died doing so)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,7 @@ class Locks:
     def judging(self, game_id: str) -> Judging | None:
         """In one round trip: take the game's lock and read what judging it needs.
 
-        None when another worker holds the lock (or the game does not exist).
+        None when the game does not exist; `Locked` when another worker holds the lock.
         """
         k = keys.game(game_id)
         token = secrets.token_hex(8)
@@ -64,7 +70,7 @@ class Locks:
         pipe.hmget(k.secret, "seed", "decks")
         locked, raw, (judged, status), (seed, decks) = pipe.execute()
         if not locked:
-            return None
+            raise Locked(game_id)
         if not raw:
             self.release(game_id, token)
             return None

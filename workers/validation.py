@@ -20,10 +20,13 @@ from store.projections import Projection
 
 
 def judge_pending(store: Store, game_id: str) -> int:
-    """Judge what is pending in `game_id`; the number of verdicts written."""
+    """Judge what is pending in `game_id`; the number of verdicts written.
+
+    Raises `Locked` when another worker holds the game's lock.
+    """
     judging = store.locks.judging(game_id)
     if judging is None:
-        return 0  # the lock holder re-checks after releasing (see `jobs.drain`): nothing is lost
+        return 0
     try:
         return _judge(store, game_id, judging)
     finally:
