@@ -12,7 +12,7 @@ Per game:
 - `tl:{id}:idem`      hash: idempotency key -> "<body hash> <seq>";
 - `tl:{id}:verdict`   hash: submission seq -> seq of its verdict entry;
 - `tl:{id}:proj`      hash: the projections a worker keeps (`store.projections` knows its fields);
-- `tl:{id}:lock`      the token of the worker judging the game;
+- `tl:{id}:lock`      the token of the worker judging the game (`<worker>/<random>`);
 - `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
 - `tl:{id}:audit-of:<digest>` the number of the audit a request (version and claim) made.
 Global keys: `tl:games` (sorted set of ids by creation) and the scheduler's, which one script

@@ -56,13 +56,14 @@ class Locks:
     def release(self, game_id: str, token: str) -> None:
         self._release(keys=[keys.game(game_id).lock], args=[orjson.dumps({"token": token})])
 
-    def judging(self, game_id: str) -> Judging | None:
+    def judging(self, game_id: str, worker: str = "") -> Judging | None:
         """In one round trip: take the game's lock and read what judging it needs.
 
-        None when the game does not exist; `Locked` when another worker holds the lock.
+        None when the game does not exist; `Locked` when another worker holds the lock. The
+        lock's token names the `worker` taking it, for whoever looks at a lock left behind.
         """
         k = keys.game(game_id)
-        token = secrets.token_hex(8)
+        token = f"{worker}/{secrets.token_hex(8)}"
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(k.lock, token, nx=True, px=_LOCK_MS)
         pipe.hgetall(k.meta)

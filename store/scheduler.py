@@ -120,6 +120,14 @@ reclaim(KEYS[2], KEYS[3], a.now)
 return open_slot(KEYS[2], 4, a.flag_s)
 """
 
+# The slots whose flag names ARGV[1]'s `worker` are freed: its drains have ended.
+_FREE_SLOTS = """
+local worker = cjson.decode(ARGV[1]).worker
+for k = 1, #KEYS do
+  if redis.call('GET', KEYS[k]) == worker then redis.call('DEL', KEYS[k]) end
+end
+"""
+
 
 class Scheduler:
     def __init__(self, client: redis.Redis):
@@ -129,6 +137,7 @@ class Scheduler:
         self._reclaim = client.register_script(_RECLAIM_ONLY)
         self._release = client.register_script(_RELEASE)
         self._tend = client.register_script(_TEND)
+        self._free_slots = client.register_script(_FREE_SLOTS)
         # The claims this object took and has not released: game -> when the claim lapses.
         self._claims: dict[str, str] = {}
 
@@ -215,6 +224,10 @@ class Scheduler:
             keys=[keys.WORKERS, keys.DIRTY, keys.CLAIMED, *_flags()], args=[orjson.dumps(beat)]
         )
         return None if slot < 0 else int(slot)
+
+    def free_slots(self, worker: str) -> None:
+        """Free the drain slots `worker` holds: none of its drains runs any more."""
+        self._free_slots(keys=_flags(), args=[orjson.dumps({"worker": worker})])
 
     def live_workers(self) -> int:
         return self.redis.zcount(keys.WORKERS, time.time(), "+inf")

@@ -65,6 +65,9 @@ def main(args: list[str]) -> None:
     queues = [audit_queue(connection)] if auditing else [queue(connection)]
     while True:
         _wait_for_redis(connection)
+        if not auditing:
+            # A drain the last loop ran died with it: its slot must not wait for its flag to lapse.
+            store.scheduler.free_slots(presence.me())
         worker = _Worker(queues, connection=connection, serializer=JSONSerializer,
                          worker_ttl=_RQ_TTL_S, maintenance_interval=_UPKEEP_S)
         try:

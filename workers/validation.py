@@ -17,6 +17,7 @@ from store import Store
 from store.locks import Judging
 from store.log import Outcome
 from store.projections import Projection
+from workers import presence
 
 
 def judge_pending(store: Store, game_id: str) -> int:
@@ -24,7 +25,7 @@ def judge_pending(store: Store, game_id: str) -> int:
 
     Raises `Locked` when another worker holds the game's lock.
     """
-    judging = store.locks.judging(game_id)
+    judging = store.locks.judging(game_id, presence.me())
     if judging is None:
         return 0
     try:

@@ -116,3 +116,10 @@ def test_a_reader_reminding_of_a_pending_move_leaves_a_claimed_game_to_its_drain
     assert store.redis.zcard(DIRTY) == 0
     scheduler.mark_dirty("lost", unless_claimed=True)  # pending, but its mark was lost
     assert store.redis.zrange(DIRTY, 0, -1) == [b"lost"]
+
+
+def test_a_worker_frees_the_slots_of_its_own_drains_and_only_those(store):
+    store.redis.set(draining(0), "me")
+    store.redis.set(draining(1), "another")
+    store.scheduler.free_slots("me")
+    assert store.redis.get(draining(0)) is None and store.redis.get(draining(1)) == b"another"
