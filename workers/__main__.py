@@ -65,21 +65,23 @@ def main(args: list[str]) -> None:
     queues = [audit_queue(connection)] if auditing else [queue(connection)]
     while True:
         _wait_for_redis(connection)
-        if not auditing:
-            # A drain the last loop ran died with it: its slot must not wait for its flag to lapse.
-            store.scheduler.free_slots(presence.me())
-        worker = _Worker(queues, connection=connection, serializer=JSONSerializer,
-                         worker_ttl=_RQ_TTL_S, maintenance_interval=_UPKEEP_S)
+        worker = None
         try:
+            if not auditing:
+                # A drain the last loop ran died with it: its slot must not wait to lapse.
+                store.scheduler.free_slots(presence.me())
+            worker = _Worker(queues, connection=connection, serializer=JSONSerializer,
+                             worker_ttl=_RQ_TTL_S, maintenance_interval=_UPKEEP_S)
             worker.work(logging_level=_LEVEL)
-        except redis.RedisError:
-            _log.warning("Redis went away under the worker", exc_info=True)
-        if worker.asked_to_stop:
+        except Exception:
+            _log.warning("the worker loop failed (Redis went away under it?)", exc_info=True)
+        if worker is not None and worker.asked_to_stop:
             return
         # RQ's handlers would ask Redis about the loop that ended: a signal now simply stops.
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         _log.warning("the worker loop ended without being asked to stop: starting it again")
+        time.sleep(_BACKOFF_S[0])  # a loop failing at once for another reason must not spin
 
 
 def _wait_for_redis(connection: redis.Redis) -> None:

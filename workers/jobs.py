@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 
+from redis.exceptions import RedisError
+
 from engine.audit import report
 from engine.game import SPECTATOR, TABLE
 from store import Store
@@ -46,13 +48,15 @@ def drain(slot: int = 0) -> int:
 def _judge_claimed(store: Store, game_id: str) -> int:
     """Judge one claimed game. A game that cannot be judged now must not stop the drain for
     every other game: locked by another worker (judging it, or dead while judging it), or
-    failing (Redis went away, or a bug), it keeps its claim, which lapses after the lock does,
-    so the game is judged again."""
+    failing (a bug), it keeps its claim, which lapses after the lock does, so the game is
+    judged again. When Redis goes away the drain ends: the worker waits for it to be back."""
     try:
         written = _judge_all(store, game_id)
     except Locked:
         store.scheduler.leave(game_id)
         return 0
+    except RedisError:
+        raise  # Redis went away: no other game can be judged either
     except Exception:
         _log.exception("judging game %s failed; it is tried again once its claim lapses", game_id)
         store.scheduler.leave(game_id)
