@@ -349,8 +349,28 @@ class Problem(Schema):
     version = fields.Integer()
 
 
+class Waiting(Schema):
+    """Moves waiting for a verdict, among the 100 games that have waited longest."""
+
+    submissions = fields.Integer()
+    games = fields.Integer()
+    oldest_s = fields.Float(allow_none=True, metadata={
+        "description": "seconds since the oldest of them was submitted (null: none waits)"})
+
+
 class Health(Schema):
-    status = fields.String()
-    redis = fields.String()
-    workers = fields.Integer()
-    queued = fields.Integer()
+    """200 with `ok` or `degraded` (no live worker or auditor, or moves waiting longer than
+    the stall threshold); 503 with `stalled` (moves waiting longer than it and no live worker
+    to judge them) or `down` (Redis does not answer)."""
+
+    status = fields.String(metadata={"enum": ["ok", "degraded", "stalled", "down"]})
+    redis = fields.String(metadata={"enum": ["ok", "unreachable"]})
+    persistence = fields.String(metadata={
+        "enum": ["aof", "rdb", "none", "unknown"],
+        "description": "how Redis keeps what it is told across a restart: an append-only file,"
+                       " snapshots only (a restart loses what came since the last), or nothing"})
+    workers = fields.Integer(metadata={"description": "judging workers with a recent heartbeat"})
+    auditors = fields.Integer(metadata={"description": "auditing workers with a recent heartbeat"})
+    queued = fields.Integer(metadata={"description": "drain jobs queued"})
+    audits_queued = fields.Integer()
+    pending = fields.Nested(Waiting)

@@ -31,7 +31,10 @@ class OrjsonProvider(JSONProvider):
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)  # the pages blueprint serves static/
     app.json = OrjsonProvider(app)
-    app.config.from_mapping(REDIS_URL=redis_url(), FOLLOW_SECONDS=api.FOLLOWED_S)
+    # /healthz calls judging stalled when a move waits this long with no live worker.
+    app.config.from_mapping(
+        REDIS_URL=redis_url(), FOLLOW_SECONDS=api.FOLLOWED_S, HEALTH_STALLED_S=10
+    )
     if test_config:
         app.config.from_mapping(test_config)
     app.config.from_prefixed_env("TABLELOG")

@@ -199,8 +199,7 @@ def submit(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
     if _to_judge(store, game_id, appended):
-        if (slot := store.scheduler.mark_dirty(game_id)) is not None:
-            queue.enqueue_drain(store.redis, slot)
+        queue.judge_soon(store, game_id)
     return verdict(store, seen, appended.seq, wait, appended.version)
 
 
@@ -264,7 +263,17 @@ def lookup(store: Store, seen: Seen, seq: int) -> dict[str, Any]:
     entries = store.log.entries(seen.id, after=seq - 1, upto=seq) if in_log else []
     if not entries or entries[0]["type"] != log.SUBMITTED:
         raise Problem(404, "no-such-submission", f"log entry {seq} is not a submitted move")
-    return verdict(store, seen, seq)[1]
+    status, answer = verdict(store, seen, seq)
+    if status == 202:
+        _remind(store, seen.id)
+    return answer
+
+
+def _remind(store: Store, game_id: str) -> None:
+    """A pending move is judged even if the mark that was to get it judged was lost (Redis
+    stopped between its append and the mark, or a web process died there): a reader asking
+    for it marks its game again, unless a drain holds it."""
+    queue.judge_soon(store, game_id, unless_claimed=True)
 
 
 # -- reading the game --------------------------------------------------------------------------
@@ -364,8 +373,9 @@ def request_audit(
     for seat in claimed:
         if int(seat) >= seats:
             raise Problem(400, "no-such-seat", f"this game has seats 0 to {seats - 1}")
-    number = store.audits.new(seen.id, claimed)
-    queue.enqueue_audit(store.redis, seen.id, number)
+    number, new = store.audits.new(seen.id, seen.meta["version"], claimed)
+    if new:
+        queue.enqueue_audit(store.redis, seen.id, number)
     return audit_report(store, seen, number, wait)
 
 

@@ -1,31 +1,46 @@
 """Health, and game boards for clients to draw."""
 
+from flask import current_app
 from redis.exceptions import RedisError
-from rq import Worker
 
 from engine.games import GAMES
 from schemas import api
 from service.problems import Problem
 from service.web import Blueprint, answer, store
-from workers.queue import queue
+from store.health import pending, persistence
+from workers.queue import audit_queue, queue
 
 bp = Blueprint("meta", __name__, description=__doc__)
 
 
 @bp.get("/healthz")
 @bp.response(200, api.Health)
-@bp.alt_response(503, schema=api.Health, description="Redis is unreachable")
+@bp.alt_response(503, schema=api.Health, description="Redis is unreachable, or judging stalled")
 def healthz():
-    """Health of Redis and the workers."""
-    client = store().redis
+    """Whether moves get judged: 503 when Redis does not answer, or when moves have waited
+    longer than HEALTH_STALLED_S with no live worker to judge them."""
+    current = store()
     try:
-        client.ping()
-        workers = Worker.count(connection=client)
-        queued = len(queue(client))
-    except RedisError as down:
-        return answer({"status": "down", "redis": f"unreachable: {down}", "workers": 0}, 503)
-    status = "ok" if workers else "degraded"
-    return answer({"status": status, "redis": "ok", "workers": workers, "queued": queued})
+        waiting = pending(current.redis)
+        report = {
+            "redis": "ok",
+            "persistence": persistence(current.redis),
+            "workers": current.scheduler.live_workers(),
+            "auditors": current.audits.live_auditors(),
+            "queued": len(queue(current.redis)),
+            "audits_queued": len(audit_queue(current.redis)),
+            "pending": {"submissions": waiting.submissions, "games": waiting.games,
+                        "oldest_s": waiting.oldest_s},
+        }
+    except RedisError:
+        # Which Redis, and why, is for the logs: the answer is public.
+        return answer({"status": "down", "redis": "unreachable", "workers": 0}, 503,
+                      {"Retry-After": "1"})
+    late = (waiting.oldest_s or 0) > current_app.config["HEALTH_STALLED_S"]
+    if late and not report["workers"]:
+        return answer({"status": "stalled", **report}, 503, {"Retry-After": "1"})
+    degraded = late or not report["workers"] or not report["auditors"]
+    return answer({"status": "degraded" if degraded else "ok", **report})
 
 
 @bp.get("/v1/boards/<name>")

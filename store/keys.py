@@ -12,14 +12,17 @@ Per game:
 - `tl:{id}:idem`      hash: idempotency key -> "<body hash> <seq>";
 - `tl:{id}:verdict`   hash: submission seq -> seq of its verdict entry;
 - `tl:{id}:proj`      hash: the projections a worker keeps (`store.projections` knows its fields);
-- `tl:{id}:lock`      the token of the worker judging the game;
+- `tl:{id}:lock`      the token of the worker judging the game (`<worker>/<random>`);
 - `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
+- `tl:{id}:audit-of:<digest>` the number of the audit a request (version and claim) made;
 - `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while.
 Global keys: `tl:games` (sorted set of ids by creation) and the scheduler's, which one script
 may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
 with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
 scored by the time its claim lapses), `tl:{sched}:drain:<slot>` (a drain job is queued or
-running in that slot) and `tl:{sched}:bell` (rung when a game is marked, for a waiting drain).
+running in that slot: "queued", or the worker running it), `tl:{sched}:bell` (rung when a game
+is marked, for a waiting drain) and `tl:{sched}:workers` (judging workers, scored by when their
+heartbeat lapses). `tl:auditors` holds the auditing workers' heartbeats the same way.
 No script or transaction spans two hash tags.
 """
 
@@ -31,6 +34,8 @@ GAMES = "tl:games"
 DIRTY = "tl:{sched}:dirty"
 CLAIMED = "tl:{sched}:claimed"
 BELL = "tl:{sched}:bell"
+WORKERS = "tl:{sched}:workers"
+AUDITORS = "tl:auditors"
 
 
 def draining(slot: int) -> str:
@@ -56,6 +61,9 @@ class GameKeys:
 
     def audit_done(self, number: int) -> str:
         return f"{self.audit(number)}:done"
+
+    def audit_of(self, request: str) -> str:
+        return f"{self.tag}:audit-of:{request}"
 
     @property
     def steps(self) -> str:

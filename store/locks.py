@@ -13,7 +13,9 @@ from store import keys
 from store.games import decode_meta
 from store.projections import Field, Status
 
-_LOCK_MS = 30_000
+# Shorter than a claim (`store.scheduler.CLAIM_S`): when the claim of a judge that died lapses,
+# the game is unlocked for the next.
+_LOCK_MS = 4_000
 
 # Only the holder of the lock may release it; ARGV[1] is {"token": the holder's}.
 _RELEASE = """
@@ -22,6 +24,10 @@ if redis.call('GET', KEYS[1]) == cjson.decode(ARGV[1]).token then
 end
 return 0
 """
+
+
+class Locked(Exception):
+    """Another worker holds the game's lock (it may be judging it, or have died doing so)."""
 
 
 @dataclass(frozen=True)
@@ -50,13 +56,14 @@ class Locks:
     def release(self, game_id: str, token: str) -> None:
         self._release(keys=[keys.game(game_id).lock], args=[orjson.dumps({"token": token})])
 
-    def judging(self, game_id: str) -> Judging | None:
+    def judging(self, game_id: str, worker: str = "") -> Judging | None:
         """In one round trip: take the game's lock and read what judging it needs.
 
-        None when another worker holds the lock (or the game does not exist).
+        None when the game does not exist; `Locked` when another worker holds the lock. The
+        lock's token names the `worker` taking it, for whoever looks at a lock left behind.
         """
         k = keys.game(game_id)
-        token = secrets.token_hex(8)
+        token = f"{worker}/{secrets.token_hex(8)}"
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(k.lock, token, nx=True, px=_LOCK_MS)
         pipe.hgetall(k.meta)
@@ -64,7 +71,7 @@ class Locks:
         pipe.hmget(k.secret, "seed", "decks")
         locked, raw, (judged, status), (seed, decks) = pipe.execute()
         if not locked:
-            return None
+            raise Locked(game_id)
         if not raw:
             self.release(game_id, token)
             return None

@@ -1,8 +1,15 @@
-"""Which games have submissions to judge, and which drain job judges them.
+"""Which games have submissions to judge, which drain job judges them, and which workers live.
 
 Marking a game adds it to the dirty set and rings a bell for a drain waiting for work; a drain
-claims games oldest first, each claim lapsing after a while so that a job that dies loses
-nothing; a drain slot's flag stands for "a drain job is queued or running in this slot".
+claims games oldest first; a drain slot's flag stands for "a drain job is queued or running in
+this slot". Each worker process beats a heartbeat every second (`tend`), which also heals what
+dead processes left behind. Everything held is a lease that a killed process cannot keep:
+- a claim lapses after `CLAIM_S` and goes back among the dirty games, at the next claim or
+  heartbeat of any worker;
+- a drain slot's flag names the worker running it and is freed at the next heartbeat once that
+  worker's own heartbeat has lapsed (a flag of a job still queued lapses after `_FLAG_S`);
+- a game's lock (`store.locks`) lapses before the claim taken with it, so a game whose judge
+  died is unlocked by the time it is claimed again.
 """
 
 from __future__ import annotations
@@ -15,49 +22,110 @@ import redis
 from store import keys
 
 DRAINERS = 2
-_DRAIN_FLAG_S = 10
-_CLAIM_S = 30
+CLAIM_S = 5.0
+# A worker counts as alive this long after its last heartbeat (it beats every second).
+ALIVE_S = 4.0
+_FLAG_S = 5
+# The flag of a drain job queued but not yet started: it has no worker yet.
+_QUEUED = "queued"
+# A worker whose heartbeat lapsed this long ago is forgotten altogether.
+FORGET_S = 3600
+# Lapsed claims put back per call: healing stays a bounded amount of work.
+_RECLAIM_AT_ONCE = 100
 
-# Mark a game dirty and ring the bell (KEYS[2]) for a drain waiting for work; one token is
-# enough to wake a waiter, so the bell never holds more. ARGV[1] is {"now", "game", "flag_s"};
-# without a game it only opens a slot for the games already waiting.
-_MARK_DIRTY = """
-local a = cjson.decode(ARGV[1])
-if a.game then
-  redis.call('ZADD', KEYS[1], 'NX', a.now, a.game)
-  redis.call('LPUSH', KEYS[2], 1)
-  redis.call('LTRIM', KEYS[2], 0, 0)
-end
-local backlog = redis.call('ZCARD', KEYS[1])
-for slot = 0, #KEYS - 3 do
-  if slot < backlog and redis.call('SET', KEYS[slot + 3], 1, 'NX', 'EX', a.flag_s) then
-    return slot
+# Shared by the scripts below. Lapsed claims go back among the dirty games, first in line
+# (scored by when they lapsed).
+_RECLAIM = f"""
+local function reclaim(dirty, claimed, now)
+  local lapsed = redis.call('ZRANGEBYSCORE', claimed, '-inf', now, 'WITHSCORES',
+                            'LIMIT', 0, {_RECLAIM_AT_ONCE})
+  for i = 1, #lapsed, 2 do
+    redis.call('ZREM', claimed, lapsed[i])
+    redis.call('ZADD', dirty, 'NX', lapsed[i + 1], lapsed[i])
   end
+  return #lapsed / 2
 end
-return -1
 """
 
-# Take the oldest dirty game and claim it until ARGV[1]'s `until`; keep the drain slot's flag
-# (KEYS[3]) alive for `flag_s` while its job works, so a flag outlives its job by at most that.
-_CLAIM = """
+# The first free drain slot among KEYS[first..], taken for a job about to be queued, or -1. A
+# second slot opens only while more than one game waits.
+_OPEN_SLOT = """
+local function open_slot(dirty, first, ttl)
+  local backlog = redis.call('ZCARD', dirty)
+  for slot = 0, #KEYS - first do
+    if slot < backlog and redis.call('SET', KEYS[slot + first], 'queued', 'NX', 'EX', ttl) then
+      return slot
+    end
+  end
+  return -1
+end
+"""
+
+# Mark a game dirty and ring the bell for a drain waiting for work; one token is enough to
+# wake a waiter, so the bell never holds more. ARGV[1] is {"now", "game", "flag_s",
+# "unless_claimed"}: with the last, a game that a drain has claimed is left to it (a reader
+# reminding the scheduler of a pending move); without a game it only opens a slot for the
+# games already waiting.
+_MARK_DIRTY = _OPEN_SLOT + """
 local a = cjson.decode(ARGV[1])
-redis.call('EXPIRE', KEYS[3], a.flag_s)
+if a.game and not (a.unless_claimed and redis.call('ZSCORE', KEYS[2], a.game)) then
+  redis.call('ZADD', KEYS[1], 'NX', a.now, a.game)
+  redis.call('LPUSH', KEYS[3], 1)
+  redis.call('LTRIM', KEYS[3], 0, 0)
+end
+return open_slot(KEYS[1], 4, a.flag_s)
+"""
+
+# Take back lapsed claims, then take the oldest dirty game and claim it `until`; the drain
+# slot's flag (KEYS[3]) names its `worker` and lives `flag_s` while the job works. ARGV[1] is
+# {"now", "until", "flag_s", "worker"}.
+_CLAIM = _RECLAIM + """
+local a = cjson.decode(ARGV[1])
+reclaim(KEYS[1], KEYS[2], a.now)
+redis.call('SET', KEYS[3], a.worker, 'EX', a.flag_s)
 local found = redis.call('ZPOPMIN', KEYS[1])
 if #found == 0 then return false end
 redis.call('ZADD', KEYS[2], a['until'], found[1])
 return found[1]
 """
 
-# Claims that lapsed by ARGV[1]'s `now` (their job died between claiming a game and judging
-# it) go back to dirty.
-_RECLAIM = """
-local now = cjson.decode(ARGV[1]).now
-local lapsed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
-for _, game in ipairs(lapsed) do
-  redis.call('ZREM', KEYS[2], game)
-  redis.call('ZADD', KEYS[1], 'NX', now, game)
+# ARGV[1] is {"now"}.
+_RECLAIM_ONLY = _RECLAIM + "return reclaim(KEYS[1], KEYS[2], cjson.decode(ARGV[1]).now)"
+
+# Only the drain that holds a claim (the same lapse time) releases it: a slow drain whose claim
+# lapsed and was taken by another must not release that other's claim. ARGV[1] is {"game",
+# "until"}.
+_RELEASE = """
+local a = cjson.decode(ARGV[1])
+if tonumber(redis.call('ZSCORE', KEYS[1], a.game)) == tonumber(a['until']) then
+  redis.call('ZREM', KEYS[1], a.game)
 end
-return #lapsed
+"""
+
+# A worker's heartbeat (KEYS[1]: worker -> when its heartbeat lapses): free the slots of
+# drains whose worker died, take back lapsed claims, and open a slot for games left waiting.
+# ARGV[1] is {"now", "worker", "alive_s", "flag_s", "forget_s"}.
+_TEND = _RECLAIM + _OPEN_SLOT + """
+local a = cjson.decode(ARGV[1])
+redis.call('ZADD', KEYS[1], a.now + a.alive_s, a.worker)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', a.now - a.forget_s)
+for k = 4, #KEYS do
+  local owner = redis.call('GET', KEYS[k])
+  if owner and owner ~= 'queued' then
+    local lapses = redis.call('ZSCORE', KEYS[1], owner)
+    if not lapses or tonumber(lapses) < a.now then redis.call('DEL', KEYS[k]) end
+  end
+end
+reclaim(KEYS[2], KEYS[3], a.now)
+return open_slot(KEYS[2], 4, a.flag_s)
+"""
+
+# The slots whose flag names ARGV[1]'s `worker` are freed: its drains have ended.
+_FREE_SLOTS = """
+local worker = cjson.decode(ARGV[1]).worker
+for k = 1, #KEYS do
+  if redis.call('GET', KEYS[k]) == worker then redis.call('DEL', KEYS[k]) end
+end
 """
 
 
@@ -66,52 +134,76 @@ class Scheduler:
         self.redis = client
         self._mark_dirty = client.register_script(_MARK_DIRTY)
         self._claim = client.register_script(_CLAIM)
-        self._reclaim = client.register_script(_RECLAIM)
+        self._reclaim = client.register_script(_RECLAIM_ONLY)
+        self._release = client.register_script(_RELEASE)
+        self._tend = client.register_script(_TEND)
+        self._free_slots = client.register_script(_FREE_SLOTS)
+        # The claims this object took and has not released: game -> when the claim lapses.
+        self._claims: dict[str, str] = {}
 
-    def mark_dirty(self, game_id: str | None = None) -> int | None:
+    def mark_dirty(self, game_id: str | None = None, unless_claimed: bool = False) -> int | None:
         """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
 
         While a slot's flag is set, submissions only join the dirty set, so under load one job
         judges the moves of many games. A second slot opens only while more than one game
         waits, so that two workers overlap their waits on Redis under load and a quiet service
         runs one job at a time. Without a game it only opens a slot for games already waiting
-        (a worker starting up).
+        (a worker starting up). `unless_claimed` leaves a game a drain is judging to it.
         """
-        flags = [keys.draining(slot) for slot in range(DRAINERS)]
-        marked = {"now": time.time(), "flag_s": _DRAIN_FLAG_S}
+        marked = {"now": time.time(), "flag_s": _FLAG_S, "unless_claimed": unless_claimed}
         if game_id is not None:
             marked["game"] = game_id
-        slot = self._mark_dirty(keys=[keys.DIRTY, keys.BELL, *flags], args=[orjson.dumps(marked)])
+        slot = self._mark_dirty(
+            keys=[keys.DIRTY, keys.CLAIMED, keys.BELL, *_flags()], args=[orjson.dumps(marked)]
+        )
         return None if slot < 0 else int(slot)
 
-    def next_dirty(self, slot: int, linger_s: float) -> str | None:
+    def next_dirty(self, slot: int, linger_s: float, worker: str = _QUEUED) -> str | None:
         """Claim the game marked dirty longest ago, waiting up to `linger_s` for one to appear.
 
-        The claim lapses after a while, so a game whose job died before judging it is not lost:
-        `reclaim_lapsed` puts it back. Call `judged` once the game is judged. Claiming is one
-        script, so it cannot block; waiting blocks on the bell that marking a game rings.
+        The claim lapses after `CLAIM_S`, so a game whose job died before judging it is not
+        lost: the next claim or heartbeat puts it back. Call `judged` once the game is judged.
+        Claiming is one script, so it cannot block; waiting blocks on the bell that marking a
+        game rings. `worker` names the process running the drain, for its slot's flag.
         """
         deadline = time.monotonic() + linger_s
         while True:
+            now = time.time()
+            # A string: a Lua number would reach Redis rounded, and the release compares it.
+            until = repr(now + CLAIM_S)
             claimed = self._claim(
                 keys=[keys.DIRTY, keys.CLAIMED, keys.draining(slot)],
-                args=[orjson.dumps({"until": time.time() + _CLAIM_S, "flag_s": _DRAIN_FLAG_S})],
+                args=[orjson.dumps(
+                    {"now": now, "until": until, "flag_s": _FLAG_S, "worker": worker}
+                )],
             )
             left = deadline - time.monotonic()
-            if claimed is not None or left <= 0:
-                return claimed.decode() if claimed is not None else None
+            if claimed is not None:
+                self._claims[claimed.decode()] = until
+                return claimed.decode()
+            if left <= 0:
+                return None
             self.redis.blpop([keys.BELL], timeout=left)
 
     def judged(self, game_id: str) -> None:
-        self.redis.zrem(keys.CLAIMED, game_id)
+        """Release this drain's claim on a game it judged (a claim since taken by another drain
+        stays with it)."""
+        until = self._claims.pop(game_id, None)
+        if until is not None:
+            released = {"game": game_id, "until": until}
+            self._release(keys=[keys.CLAIMED], args=[orjson.dumps(released)])
+
+    def leave(self, game_id: str) -> None:
+        """Leave this drain's claim on a game it could not judge to lapse, and another drain to
+        judge the game then."""
+        self._claims.pop(game_id, None)
 
     def reclaim_lapsed(self) -> int:
         """Put games whose claim lapsed back among the dirty ones; how many there were."""
-        return self._reclaim(
-            keys=[keys.DIRTY, keys.CLAIMED], args=[orjson.dumps({"now": time.time()})]
-        )
+        now = {"now": time.time()}
+        return self._reclaim(keys=[keys.DIRTY, keys.CLAIMED], args=[orjson.dumps(now)])
 
-    def drain_may_stop(self, slot: int) -> bool:
+    def drain_may_stop(self, slot: int, worker: str = _QUEUED) -> bool:
         """Lower the slot's flag; False if a game was marked dirty meanwhile and this drain took
         the flag back, so the caller must go on draining instead of stopping."""
         flag = keys.draining(slot)
@@ -120,4 +212,26 @@ class Scheduler:
         pipe.zcard(keys.DIRTY)
         if not pipe.execute()[1]:
             return True
-        return not self.redis.set(flag, 1, nx=True, ex=_DRAIN_FLAG_S)
+        return not self.redis.set(flag, worker, nx=True, ex=_FLAG_S)
+
+    def tend(self, worker: str) -> int | None:
+        """A heartbeat of `worker`, which also heals what dead workers left: their slots are
+        freed and their lapsed claims taken back. The drain slot to queue a job for, if games
+        wait with no drain to judge them."""
+        beat = {"now": time.time(), "worker": worker, "alive_s": ALIVE_S, "flag_s": _FLAG_S,
+                "forget_s": FORGET_S}
+        slot = self._tend(
+            keys=[keys.WORKERS, keys.DIRTY, keys.CLAIMED, *_flags()], args=[orjson.dumps(beat)]
+        )
+        return None if slot < 0 else int(slot)
+
+    def free_slots(self, worker: str) -> None:
+        """Free the drain slots `worker` holds: none of its drains runs any more."""
+        self._free_slots(keys=_flags(), args=[orjson.dumps({"worker": worker})])
+
+    def live_workers(self) -> int:
+        return self.redis.zcount(keys.WORKERS, time.time(), "+inf")
+
+
+def _flags() -> list[str]:
+    return [keys.draining(slot) for slot in range(DRAINERS)]

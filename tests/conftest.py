@@ -1,7 +1,8 @@
 """The suite's own Redis and RQ workers: real processes, never mocks.
 
-A session starts `redis-server` on a free port (nothing on disk) and two worker processes
-running exactly what the Procfile runs (`python -m workers`), pointed at it by REDIS_URL.
+A session starts `redis-server` on a free port (nothing on disk), two judging workers and an
+auditing one, running exactly what the Procfile runs (`python -m workers [audits]`), pointed at
+it by REDIS_URL.
 Tests that need neither (the engine's) never start them.
 """
 
@@ -17,6 +18,8 @@ from pathlib import Path
 
 import pytest
 import redis
+
+from store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,12 +55,20 @@ def redis_url(tmp_path_factory):
     proc.wait(10)
 
 
-def start_workers(redis_url: str, count: int) -> list[subprocess.Popen]:
+def start_workers(redis_url: str, count: int, *role: str) -> list[subprocess.Popen]:
+    """`count` worker processes (`role` "audits" for auditing ones), already beating."""
     env = {**os.environ, "REDIS_URL": redis_url}
-    return [
-        subprocess.Popen([sys.executable, "-m", "workers"], cwd=ROOT, env=env)
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "workers", *role], cwd=ROOT, env=env)
         for _ in range(count)
     ]
+    store = Store(redis.Redis.from_url(redis_url))
+    live = store.audits.live_auditors if role else store.scheduler.live_workers
+    deadline = time.monotonic() + 30
+    while live() < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    store.redis.close()
+    return procs
 
 
 def stop(procs: list[subprocess.Popen]) -> None:
@@ -69,14 +80,7 @@ def stop(procs: list[subprocess.Popen]) -> None:
 
 @pytest.fixture(scope="session")
 def workers(redis_url):
-    procs = start_workers(redis_url, 2)
-    client = redis.Redis.from_url(redis_url)
-    from rq import Worker
-
-    for _ in range(300):
-        if Worker.count(connection=client) >= 2:
-            break
-        time.sleep(0.02)
+    procs = start_workers(redis_url, 2) + start_workers(redis_url, 1, "audits")
     yield procs
     stop(procs)
 

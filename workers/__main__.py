@@ -1,39 +1,106 @@
-"""`python -m workers`: an RQ worker on the tablelog queue, configured only by REDIS_URL.
+"""`python -m workers [audits]`: an RQ worker of tablelog, configured only by REDIS_URL.
+
+Without an argument it judges moves (the `drain` jobs); with `audits` it rebuilds games for
+audits, in a process of its own so that an audit flood never holds up a verdict (and niced, so
+that it yields the CPU to judging and the web as well).
 
 It is a SimpleWorker (jobs run in the worker process, no fork per job): the jobs are pure
 Python over Redis and share nothing between runs, and forking costs ~19 ms a job on these
 machines, more than a whole drain of a busy game. Run several processes to use more cores.
+
+The process outlives Redis: when Redis goes away (RQ's loop then quits, or raises), it waits for
+Redis with a capped backoff, logging each attempt, and starts a new RQ loop. Its heartbeat
+(`workers.presence`), from its first second on and whatever the loop does, takes up the work
+that dead workers or a lost Redis left unfinished. Only SIGTERM or SIGINT stops it.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import signal
+import sys
+import time
 
+import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from store import Store
 from store.connection import client, redis_url
-from workers.queue import enqueue_drain, queue
+from workers import presence
+from workers.queue import audit_queue, queue
+
+# RQ's upkeep (finding jobs whose worker died, so that an audit is run again) this often.
+_UPKEEP_S = 60
+# RQ blocks on its queues for `worker_ttl - 15` s and would raise the shared client's read
+# timeout above that (store.connection keeps it at 15 s, so a hung Redis is noticed).
+_RQ_TTL_S = 20
+_BACKOFF_S = (0.1, 2.0)
+# Audits are batch work: judging and the web, which clients wait on, get the CPU first.
+_AUDITOR_NICENESS = 10
+_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
+_log = logging.getLogger("workers")
 
 
-def main() -> None:
+class _Worker(SimpleWorker):
+    """RQ's worker, telling a stop that was asked for from one caused by Redis going away."""
+
+    # RQ waits this long at most between its own attempts to reach Redis while idle.
+    max_connection_wait_time = _BACKOFF_S[1]
+    asked_to_stop = False
+
+    def handle_warm_shutdown_request(self) -> None:
+        self.asked_to_stop = True
+        super().handle_warm_shutdown_request()
+
+
+def main(args: list[str]) -> None:
+    auditing = args[:1] == ["audits"]
     connection = client(redis_url())
-    _take_up_unfinished_work(Store(connection))
-    worker = SimpleWorker(
-        [queue(connection)], connection=connection, serializer=JSONSerializer
-    )
-    worker.work(logging_level=os.environ.get("LOG_LEVEL", "WARNING"))
+    store = Store(connection)
+    if auditing:
+        os.nice(_AUDITOR_NICENESS)
+    presence.start(store, presence.attend if auditing else presence.tend)
+    queues = [audit_queue(connection)] if auditing else [queue(connection)]
+    while True:
+        _wait_for_redis(connection)
+        worker = None
+        try:
+            if not auditing:
+                # A drain the last loop ran died with it: its slot must not wait to lapse.
+                store.scheduler.free_slots(presence.me())
+            worker = _Worker(queues, connection=connection, serializer=JSONSerializer,
+                             worker_ttl=_RQ_TTL_S, maintenance_interval=_UPKEEP_S)
+            worker.work(logging_level=_LEVEL)
+        except Exception:
+            _log.warning("the worker loop failed (Redis went away under it?)", exc_info=True)
+        if worker is not None and worker.asked_to_stop:
+            return
+        # RQ's handlers would ask Redis about the loop that ended: a signal now simply stops.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _log.warning("the worker loop ended without being asked to stop: starting it again")
+        time.sleep(_BACKOFF_S[0])  # a loop failing at once for another reason must not spin
 
 
-def _take_up_unfinished_work(store: Store) -> None:
-    """A worker that died mid-drain left games claimed or dirty with no job to judge them."""
-    store.scheduler.reclaim_lapsed()
-    if (slot := store.scheduler.mark_dirty()) is not None:
-        enqueue_drain(store.redis, slot)
+def _wait_for_redis(connection: redis.Redis) -> None:
+    """Return once Redis answers, trying again after 0.1 s, 0.2 s, ... and then every 2 s."""
+    delay, cap = _BACKOFF_S
+    since = time.monotonic()
+    while True:
+        try:
+            connection.ping()
+        except redis.RedisError as down:
+            _log.warning("Redis does not answer (%s); trying again in %.1f s", down, delay)
+            time.sleep(delay)
+            delay = min(delay * 2, cap)
+            continue
+        if delay > _BACKOFF_S[0]:
+            _log.warning("Redis answers again after %.1f s", time.monotonic() - since)
+        return
 
 
 if __name__ == "__main__":
-    logging.basicConfig()
-    main()
+    logging.basicConfig(level=_LEVEL, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    main(sys.argv[1:])

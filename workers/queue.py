@@ -1,16 +1,24 @@
-"""The job queue: one RQ queue, JSON-serialized jobs (never pickle)."""
+"""The job queues, JSON-serialized jobs (never pickle): verdicts (the `drain` jobs) on one
+queue, audits on another, each with workers of its own (`python -m workers [audits]`)."""
 
 from __future__ import annotations
 
 import redis
-from rq import Queue
+from rq import Queue, Retry
 from rq.serializers import JSONSerializer
 
+from store import Store
+
 QUEUE = "tablelog"
+AUDITS = "tablelog-audits"
 
 
 def queue(connection: redis.Redis) -> Queue:
     return Queue(QUEUE, connection=connection, serializer=JSONSerializer)
+
+
+def audit_queue(connection: redis.Redis) -> Queue:
+    return Queue(AUDITS, connection=connection, serializer=JSONSerializer)
 
 
 def enqueue_drain(connection: redis.Redis, slot: int) -> None:
@@ -18,4 +26,13 @@ def enqueue_drain(connection: redis.Redis, slot: int) -> None:
 
 
 def enqueue_audit(connection: redis.Redis, game_id: str, number: int) -> None:
-    queue(connection).enqueue("workers.jobs.audit", game_id, number, result_ttl=60)
+    """An audit whose worker died is found abandoned by RQ's upkeep and run again."""
+    audit_queue(connection).enqueue(
+        "workers.jobs.audit", game_id, number, result_ttl=60, retry=Retry(max=2)
+    )
+
+
+def judge_soon(store: Store, game_id: str = "", unless_claimed: bool = False) -> None:
+    """Mark a game dirty (`Scheduler.mark_dirty`) and queue a drain if a slot opens for one."""
+    if (slot := store.scheduler.mark_dirty(game_id, unless_claimed)) is not None:
+        enqueue_drain(store.redis, slot)

@@ -17,13 +17,17 @@ from store import Store
 from store.locks import Judging
 from store.log import Outcome
 from store.projections import Projection
+from workers import presence
 
 
 def judge_pending(store: Store, game_id: str) -> int:
-    """Judge what is pending in `game_id`; the number of verdicts written."""
-    judging = store.locks.judging(game_id)
+    """Judge what is pending in `game_id`; the number of verdicts written.
+
+    Raises `Locked` when another worker holds the game's lock.
+    """
+    judging = store.locks.judging(game_id, presence.me())
     if judging is None:
-        return 0  # the lock holder re-checks after releasing (see `jobs.drain`): nothing is lost
+        return 0
     try:
         return _judge(store, game_id, judging)
     finally:

@@ -88,8 +88,8 @@ def http(redis_url):
     stop(procs)
 
 
-def test_procfile_has_exactly_web_and_worker():
-    assert set(procfile()) == {"web", "worker"}
+def test_procfile_has_the_web_and_workers_judging_and_auditing():
+    assert set(procfile()) == {"web", "worker", "auditor"}
 
 
 def test_a_whole_coloretto_game_over_real_http(http):

@@ -2,14 +2,20 @@
 
 import threading
 
-from store.audits import AuditStatus
+import pytest
+
+from store import keys
+from store.audits import TTL_S, AuditStatus
+from store.locks import Locked
 from tests.store.conftest import new_game
 
 
 def test_a_locked_game_cannot_be_taken_for_judging_until_its_holder_releases_it(store):
     game_id = new_game(store)
     token = store.locks.take(game_id)
-    assert token is not None and store.locks.judging(game_id) is None
+    assert token is not None
+    with pytest.raises(Locked):
+        store.locks.judging(game_id)
     store.locks.release(game_id, "not-the-holder")
     assert store.locks.take(game_id) is None
     store.locks.release(game_id, token)
@@ -26,10 +32,31 @@ def test_a_game_that_does_not_exist_is_not_judged_and_not_left_locked(store):
 
 def test_waiting_for_an_audit_returns_when_it_is_done(store):
     game_id = new_game(store)
-    number = store.audits.new(game_id, {"0": 41})
+    number, new = store.audits.new(game_id, 1, {"0": 41})
+    assert new
     assert store.audits.read(game_id, number) == {"status": "queued", "claimed": {"0": 41}}
     done = {"status": AuditStatus.DONE, "ok": True}
     later = threading.Timer(0.2, store.audits.save, [game_id, number, done])
     later.start()
     assert store.audits.read(game_id, number, wait_s=30) == {"status": "done", "ok": True}
     later.join()
+
+
+def test_identical_audit_requests_share_one_audit_and_another_claim_or_version_does_not(store):
+    game_id = new_game(store)
+    first, new = store.audits.new(game_id, 1, {"0": 41, "1": 3})
+    assert new
+    assert store.audits.new(game_id, 1, {"1": 3, "0": 41}) == (first, False)
+    assert store.audits.new(game_id, 1, {"0": 40}) == (first + 1, True)
+    assert store.audits.new(game_id, 2, {"0": 41, "1": 3}) == (first + 2, True)
+
+
+def test_audit_records_and_the_memory_of_their_requests_expire(store):
+    game_id = new_game(store)
+    number, _ = store.audits.new(game_id, 1, {})
+    store.audits.save(game_id, number, {"status": AuditStatus.DONE, "ok": True})
+    k = keys.game(game_id)
+    remembered = store.redis.keys(k.audit_of("*"))
+    assert len(remembered) == 1
+    for key in [k.audit(number), *remembered]:
+        assert TTL_S - 60 < store.redis.ttl(key) <= TTL_S

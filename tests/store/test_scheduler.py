@@ -4,6 +4,7 @@ import threading
 
 from freezegun import freeze_time
 
+from store import Store
 from store.keys import BELL, CLAIMED, DIRTY, draining
 
 
@@ -57,3 +58,68 @@ def test_a_drain_stops_only_when_no_game_waits(store):
     store.scheduler.next_dirty(0, linger_s=0)
     assert store.scheduler.drain_may_stop(0) is True
     assert not store.redis.exists(draining(0))
+
+
+def test_a_claim_that_lapsed_is_taken_back_by_the_next_claim_first_in_line(store):
+    scheduler = store.scheduler
+    with freeze_time("2026-11-23 10:00:00", tick=True):
+        scheduler.mark_dirty("stranded")
+        assert scheduler.next_dirty(0, linger_s=0) == "stranded"  # ...and its drain dies
+    with freeze_time("2026-11-23 10:00:30", tick=True):
+        scheduler.mark_dirty("later")
+        assert scheduler.next_dirty(1, linger_s=0) == "stranded"
+        assert scheduler.next_dirty(1, linger_s=0) == "later"
+
+
+def test_only_the_drain_holding_a_claim_releases_it(store):
+    slow = store.scheduler
+    with freeze_time("2026-11-23 10:00:00", tick=True):
+        slow.mark_dirty("g")
+        assert slow.next_dirty(0, linger_s=0) == "g"
+    other = Store(store.redis).scheduler
+    with freeze_time("2026-11-23 10:00:30", tick=True):
+        assert other.next_dirty(1, linger_s=0) == "g"  # the slow drain's claim had lapsed
+        slow.judged("g")
+        assert store.redis.zscore(CLAIMED, "g") is not None
+        other.judged("g")
+    assert store.redis.zcard(CLAIMED) == 0
+
+
+def test_a_heartbeat_frees_the_slots_of_dead_workers_and_opens_one_for_waiting_games(store):
+    scheduler = store.scheduler
+    scheduler.tend("alive")
+    store.redis.set(draining(0), "dead")  # a worker killed mid-drain: its flag has no TTL left
+    store.redis.set(draining(1), "alive")
+    assert scheduler.mark_dirty("g") is None  # both slots taken: no job queued for "g"
+    assert scheduler.tend("alive") == 0
+    assert store.redis.get(draining(0)) == b"queued"
+    assert store.redis.get(draining(1)) == b"alive"
+    assert scheduler.live_workers() == 1
+
+
+def test_a_heartbeat_takes_back_lapsed_claims(store):
+    scheduler = store.scheduler
+    with freeze_time("2026-11-23 10:00:00", tick=True):
+        scheduler.mark_dirty("g")
+        scheduler.next_dirty(0, linger_s=0)
+        store.redis.delete(draining(0))
+    with freeze_time("2026-11-23 10:00:30", tick=True):
+        assert scheduler.tend("idle") == 0
+    assert store.redis.zrange(DIRTY, 0, -1) == [b"g"] and store.redis.zcard(CLAIMED) == 0
+
+
+def test_a_reader_reminding_of_a_pending_move_leaves_a_claimed_game_to_its_drain(store):
+    scheduler = store.scheduler
+    scheduler.mark_dirty("g")
+    scheduler.next_dirty(0, linger_s=0)
+    scheduler.mark_dirty("g", unless_claimed=True)
+    assert store.redis.zcard(DIRTY) == 0
+    scheduler.mark_dirty("lost", unless_claimed=True)  # pending, but its mark was lost
+    assert store.redis.zrange(DIRTY, 0, -1) == [b"lost"]
+
+
+def test_a_worker_frees_the_slots_of_its_own_drains_and_only_those(store):
+    store.redis.set(draining(0), "me")
+    store.redis.set(draining(1), "another")
+    store.scheduler.free_slots("me")
+    assert store.redis.get(draining(0)) is None and store.redis.get(draining(1)) == b"another"

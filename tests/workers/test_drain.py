@@ -51,7 +51,7 @@ def test_a_game_claimed_by_a_job_that_died_is_judged_once_its_claim_lapses(store
     store.scheduler.mark_dirty(game_id)
     with freeze_time("2026-11-23 10:00:00", tick=True):
         assert store.scheduler.next_dirty(0, linger_s=0) == game_id  # ...and the job dies here
-    with freeze_time("2026-11-23 10:00:10", tick=True):
+    with freeze_time("2026-11-23 10:00:02", tick=True):
         assert jobs.drain() == 0  # still claimed: nobody else judges it yet
         assert verdicts(store, game_id) == []
     with freeze_time("2026-11-23 10:01:00", tick=True):
@@ -96,3 +96,53 @@ def test_a_game_that_cannot_be_judged_does_not_stop_the_drain_for_the_others(sto
     assert verdicts(store, sound) == ["move-accepted"]
     assert verdicts(store, broken) == []
     assert store.redis.zscore(CLAIMED, broken) is not None  # to be tried again later
+
+
+def test_a_game_locked_by_a_judge_that_died_stays_claimed_and_is_judged_after_the_lock(store):
+    game_id = pending_game(store)
+    store.scheduler.mark_dirty(game_id)
+    store.locks.take(game_id)  # its judge was killed holding the lock
+    with freeze_time("2026-11-23 10:00:00", tick=True):
+        assert jobs.drain() == 0
+        assert store.redis.zscore(CLAIMED, game_id) is not None  # not dropped
+    store.redis.delete(keys.game(game_id).lock)  # the lock lapses before the claim does
+    with freeze_time("2026-11-23 10:00:30", tick=True):
+        assert jobs.drain() == 1
+    assert verdicts(store, game_id) == ["move-accepted"]
+    assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
+
+
+def judged_within(store, game_id, seconds):
+    """Seconds until the game's submission was judged (or None), waiting on the log."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if verdicts(store, game_id):
+            return time.monotonic() - start
+        store.log.wait(game_id, 2, 200)
+    return None
+
+
+def test_an_idle_worker_takes_back_a_lapsed_claim_with_no_new_move(store, quiet_url):
+    game_id = pending_game(store)
+    store.redis.zadd(CLAIMED, {game_id: time.time() - 1})  # its drain died; no job, no move
+    worker = start_workers(quiet_url, 1)
+    try:
+        took = judged_within(store, game_id, 15)
+    finally:
+        stop(worker)
+    assert took is not None
+    print(f"\na lapsed claim was judged {took:.2f} s after a worker started")
+
+
+def test_the_slots_of_dead_workers_do_not_keep_a_new_worker_from_judging(store, quiet_url):
+    game_id = pending_game(store)
+    store.scheduler.mark_dirty(game_id)  # its job is lost with the worker that ran it...
+    for slot in range(2):  # ...and every slot still names a worker killed a moment ago
+        store.redis.set(keys.draining(slot), f"killed-{slot}")
+    worker = start_workers(quiet_url, 1)
+    try:
+        took = judged_within(store, game_id, 15)
+    finally:
+        stop(worker)
+    assert took is not None
+    print(f"\na game left by killed workers was judged {took:.2f} s after a worker started")

@@ -7,6 +7,7 @@ from engine import log
 from engine.games import GAMES
 from service import handlers
 from store import Store
+from store.locks import Locked
 from store.projections import Status
 from workers import jobs
 from workers.validation import has_pending, judge_pending
@@ -60,7 +61,9 @@ def test_a_locked_game_is_left_to_the_lock_holder(store):
     game_id = new_game(store)
     submit(store, game_id, 0, {"type": "draw"})
     token = store.locks.take(game_id)
-    assert judge_pending(store, game_id) == 0 and has_pending(store, game_id)
+    with pytest.raises(Locked):
+        judge_pending(store, game_id)
+    assert has_pending(store, game_id)
     store.locks.release(game_id, token)
     assert judge_pending(store, game_id) == 1
 

@@ -1,0 +1,60 @@
+"""A worker process's presence: its name, and a heartbeat that keeps the pipeline healing.
+
+A judging worker beats every second through `Scheduler.tend`, which also frees the drain slots
+of dead workers, takes back lapsed claims and opens a slot for games left waiting: so a worker
+idle for good still takes up what another left, with no new move to start a drain. An auditing
+worker beats only to be counted by /healthz. The beat runs in a thread of its own, so a long
+job does not make its worker look dead.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import secrets
+import threading
+from collections.abc import Callable
+
+from redis.exceptions import RedisError
+
+from store import Store
+from workers.queue import enqueue_drain
+
+BEAT_S = 1.0
+_log = logging.getLogger(__name__)
+
+
+@functools.cache
+def me() -> str:
+    """This process's name among the workers, unique across hosts and restarts."""
+    return f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def tend(store: Store) -> None:
+    """A judging worker's beat: queue a drain for games that wait with none to judge them."""
+    if (slot := store.scheduler.tend(me())) is not None:
+        enqueue_drain(store.redis, slot)
+
+
+def attend(store: Store) -> None:
+    """An auditing worker's beat."""
+    store.audits.beat(me())
+
+
+def start(store: Store, beat: Callable[[Store], None]) -> threading.Event:
+    """Beat every second from now on, in a daemon thread; set the event to stop."""
+    stopped = threading.Event()
+
+    def run() -> None:
+        while True:
+            try:
+                beat(store)
+            except RedisError:
+                # The main loop waits for Redis to come back and says so; beats simply resume.
+                _log.debug("heartbeat missed: Redis does not answer", exc_info=True)
+            if stopped.wait(BEAT_S):
+                return
+
+    threading.Thread(target=run, name="heartbeat", daemon=True).start()
+    return stopped
