@@ -112,24 +112,24 @@ def test_a_game_locked_by_a_judge_that_died_stays_claimed_and_is_judged_after_th
     assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
 
 
-def judged_within(store, game_id, seconds):
-    """Seconds until the game's submission was judged (or None), waiting on the log."""
+def judged_by_a_new_worker(store, quiet_url, game_id):
+    """Seconds from starting one worker until the game's submission is judged (or None)."""
+    worker = start_workers(quiet_url, 1)
     start = time.monotonic()
-    while time.monotonic() - start < seconds:
-        if verdicts(store, game_id):
-            return time.monotonic() - start
-        store.log.wait(game_id, 2, 200)
-    return None
+    try:
+        while time.monotonic() - start < 15:
+            if verdicts(store, game_id):
+                return time.monotonic() - start
+            store.log.wait(game_id, 2, 200)
+        return None
+    finally:
+        stop(worker)
 
 
 def test_an_idle_worker_takes_back_a_lapsed_claim_with_no_new_move(store, quiet_url):
     game_id = pending_game(store)
     store.redis.zadd(CLAIMED, {game_id: time.time() - 1})  # its drain died; no job, no move
-    worker = start_workers(quiet_url, 1)
-    try:
-        took = judged_within(store, game_id, 15)
-    finally:
-        stop(worker)
+    took = judged_by_a_new_worker(store, quiet_url, game_id)
     assert took is not None
     print(f"\na lapsed claim was judged {took:.2f} s after a worker started")
 
@@ -139,10 +139,6 @@ def test_the_slots_of_dead_workers_do_not_keep_a_new_worker_from_judging(store, 
     store.scheduler.mark_dirty(game_id)  # its job is lost with the worker that ran it...
     for slot in range(2):  # ...and every slot still names a worker killed a moment ago
         store.redis.set(keys.draining(slot), f"killed-{slot}")
-    worker = start_workers(quiet_url, 1)
-    try:
-        took = judged_within(store, game_id, 15)
-    finally:
-        stop(worker)
+    took = judged_by_a_new_worker(store, quiet_url, game_id)
     assert took is not None
     print(f"\na game left by killed workers was judged {took:.2f} s after a worker started")
