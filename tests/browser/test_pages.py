@@ -59,7 +59,7 @@ def click_a_move(page):
     """Play whatever the page offers first: a place on the table, else a listed move."""
     page.bring_to_front()  # a tab behind others is not laid out, so it cannot be clicked
     before = page.evaluate("tablelog.verdicts")
-    offered = page.locator("#table .playable, #moves button").first
+    offered = page.locator("#table .playable, #predict, #moves button").first
     offered.click()
     if page.locator("#chooser button").count():
         page.locator("#chooser button").first.click()

@@ -35,9 +35,29 @@ function value(v) {
   return String(v);
 }
 
+function hidden(card) {
+  return card === null ? "a hidden card" : card;
+}
+
+// The facts most entries carry, said as a person would; any other reads generically below.
+const SAID = {
+  drew: (f, w) => `${w} drew ${hidden(f.card)}${f.source && f.source !== "deck" ? ` from the ${f.source} pile` : ""}`,
+  "took-discard": (f, w) => `${w} took ${f.card} from the ${f.pile} pile`,
+  placed: (f, w) => `${w} placed ${f.card} on row ${f.row}`,
+  took: (f, w) => `${w} took row ${f.row}: ${f.cards.join(", ")}`,
+  played: (f, w) => `${w} played ${hidden(f.card)}${f.row ? ` on the ${f.row} row` : ""}`
+    + `${f.group !== undefined ? ` to group ${f.group}${f.took_control ? ", taking it" : ""}` : ""}`,
+  discarded: (f, w) => `${w} discarded ${hidden(f.card)}`,
+  moved: (f, w) => `${w} moved ${f.pawn} from ${f.origin} to ${f.to} with ${f.card}`,
+  "trick-won": (f, w) => `${w} won trick ${f.trick}: ${f.cards.join(", ")}`,
+  "seal-returned": (f, w) => `${w} returned a ${f.seal} seal`,
+  predicted: (f, w) => `${w} predicted ${f.seals.length ? f.seals.join(", ") : "no seals"}`,
+};
+
 /** A fact an accepted move produced, said plainly: its seat, its kind, its details. */
 export function fact(f, players) {
   const subject = who(players, f.seat);
+  if (SAID[f.type] && subject) return SAID[f.type](f, subject);
   const verb = f.type.replace(/-/g, " ");
   const details = Object.entries(f)
     .filter(([k]) => !["type", "seat", "hidden"].includes(k))

@@ -243,8 +243,16 @@ async function refreshLegal() {
     if (key) page.targets.set(key, [...(page.targets.get(key) || []), choice]);
     else page.listed.push(choice);
   }
+  drawCustom();
   drawMoves();
   if (page.at === version()) go(page.at);
+}
+
+/** A title may offer its own way to choose among many moves (Die sieben Siegel's predictions). */
+function drawCustom() {
+  const custom = page.module.chooser ? page.module.chooser(page.listed, { submit, button: moveButton }) : null;
+  if (custom) page.listed = page.listed.filter((c) => !custom.handled.has(c));
+  $("custom").replaceChildren(custom ? custom.node : "");
 }
 
 function moveButton(choice) {
@@ -255,12 +263,12 @@ function moveButton(choice) {
 
 function drawMoves(filter = $("move-filter").value) {
   const none = !page.legal.moves.length;
+  $("chooser").replaceChildren();
   $("play-hint").textContent = none ? "nothing to do now: waiting for the others"
     : page.targets.size ? "click a highlighted place on the table, or a move below" : "choose a move";
   const matching = page.listed.filter((c) => label(c.move).includes(filter));
   $("move-filter").hidden = page.listed.length <= LISTED;
   $("moves").replaceChildren(...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
-  $("chooser").replaceChildren();
 }
 
 function choose(target) {

@@ -40,3 +40,28 @@ export function targetOf(move, seat) {
   if (move.type === "return") return `seal:${seat}:${move.seal}`;
   return null;
 }
+
+/** Predictions are hundreds of moves: chosen by counting seals, not picked from a list. */
+export function chooser(choices, { submit, button }) {
+  const predictions = choices.filter((c) => c.move.type === "predict");
+  if (!predictions.length) return null;
+  const colours = [...new Set(predictions.flatMap((c) => Object.keys(c.move.seals)))];
+  const first = predictions[0].move.seals;
+  const inputs = colours.map((seal) => el("input", { type: "number", min: 0, value: first[seal] || 0, size: 3,
+                                                     "data-seal": seal, "aria-label": `${seal} seals` }));
+  const found = el("div", { class: "predictions" });
+  const predict = () => {
+    const wanted = Object.fromEntries(inputs.map((i) => [i.dataset.seal, Number(i.value)]));
+    const same = predictions.filter((c) => colours.every((s) => (c.move.seals[s] || 0) === wanted[s]));
+    if (same.length === 1) submit(same[0]);
+    else if (same.length) found.replaceChildren(el("p", { text: "take the missing seals from:" }), ...same.map(button));
+    else found.replaceChildren(el("p", { class: "bad", text: "no such prediction is allowed now" }));
+  };
+  return {
+    handled: new Set(predictions),
+    node: el("form", { class: "predict", onsubmit: (e) => { e.preventDefault(); predict(); } },
+      el("p", { text: "your prediction:" }),
+      inputs.map((input) => el("label", { class: `chip seal s-${input.dataset.seal}` }, `${input.dataset.seal} `, input)),
+      el("button", { type: "submit", id: "predict" }, "predict"), found),
+  };
+}
