@@ -111,9 +111,9 @@ def summary(store: Store, seen: Seen) -> dict[str, Any]:
 def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
     """Oldest first (or `order=newest`); `next` is an opaque cursor for the following page.
 
-    Games are read in batches that double in size and filtered on a few small fields; only the
-    games listed are read whole. A filter that matches few games of many thus costs a few round
-    trips and small reads, not one round trip per batch of whole games.
+    Games are read from the index that fits (all games, one title's, the finished ones) in
+    batches that double in size, and filtered on a few small fields; only the games listed are
+    read whole. So finished games among thousands running are found without reading the others.
     """
     newest = query["order"] == "newest"
     start = float(query["cursor"]) if query.get("cursor") else None
@@ -121,7 +121,9 @@ def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
     cursor: str | None = None
     size = 100
     while len(chosen) < query["limit"]:
-        batch = store.games.ids(start, size, newest)
+        batch = store.games.ids(
+            start, size, newest, query.get("game"), query.get("status") == "finished"
+        )
         if not batch:
             cursor = None
             break

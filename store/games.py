@@ -42,7 +42,11 @@ class Games:
             "submitted": 0,
         }
         # Listed first: a listing skips an id whose game is not there (yet, or ever).
-        self.redis.zadd(keys.GAMES, {game_id: time.time()})
+        listed = {game_id: time.time()}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.GAMES, listed)
+        pipe.zadd(keys.titled(created["game"]), listed)
+        pipe.execute()
         pipe = self.redis.pipeline(transaction=True)
         pipe.xadd(k.log, {"e": orjson.dumps(entry)}, id="1-0")
         pipe.hset(k.meta, mapping=meta)
@@ -77,16 +81,32 @@ class Games:
         seed, decks = self.redis.hmget(keys.game(game_id).secret, "seed", "decks")
         return seed.decode(), orjson.loads(decks)
 
-    def ids(self, start: float | None, limit: int, newest: bool = False) -> list[tuple[str, float]]:
+    def ids(
+        self,
+        start: float | None,
+        limit: int,
+        newest: bool = False,
+        title: str | None = None,
+        finished: bool = False,
+    ) -> list[tuple[str, float]]:
         """Games created at or after `start` (seconds), oldest first; or, `newest` first, at or
-        before it."""
+        before it. Only those of `title`, or only `finished` ones (and perhaps a few about to
+        finish: check their status), when asked."""
+        among = keys.FINISHED if finished else keys.titled(title) if title else keys.GAMES
         if newest:
             top = "+inf" if start is None else start
-            found = self.redis.zrevrangebyscore(keys.GAMES, top, "-inf", 0, limit, withscores=True)
+            found = self.redis.zrevrangebyscore(among, top, "-inf", 0, limit, withscores=True)
         else:
             bottom = "-inf" if start is None else start
-            found = self.redis.zrangebyscore(keys.GAMES, bottom, "+inf", 0, limit, withscores=True)
+            found = self.redis.zrangebyscore(among, bottom, "+inf", 0, limit, withscores=True)
         return [(g.decode(), score) for g, score in found]
+
+    def finishing(self, game_id: str) -> None:
+        """List a game among the finished ones, before the entry that finishes it is appended:
+        should that append fail, a listing finds its status still in progress and skips it."""
+        created = self.redis.zscore(keys.GAMES, game_id)
+        if created is not None:
+            self.redis.zadd(keys.FINISHED, {game_id: created})
 
     def briefs(self, game_ids: Sequence[str]) -> list[dict[str, Any] | None]:
         """What a listing filters on (title, players, status) for many games in one round trip:

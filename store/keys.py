@@ -16,7 +16,10 @@ Per game:
 - `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
 - `tl:{id}:audit-of:<digest>` the number of the audit a request (version and claim) made;
 - `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while.
-Global keys: `tl:games` (sorted set of ids by creation) and the scheduler's, which one script
+Global keys: `tl:games` (sorted set of ids by creation), the same per title
+(`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
+written before the entry that finishes the game, so it holds every finished game, and a
+listing checks each one's status), and the scheduler's, which one script
 may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
 with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
 scored by the time its claim lapses), `tl:{sched}:drain:<slot>` (a drain job is queued or
@@ -31,6 +34,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 GAMES = "tl:games"
+FINISHED = "tl:games:finished"
+
+
+def titled(game: str) -> str:
+    return f"tl:games:title:{game}"
+
 DIRTY = "tl:{sched}:dirty"
 CLAIMED = "tl:{sched}:claimed"
 BELL = "tl:{sched}:bell"

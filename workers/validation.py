@@ -64,6 +64,7 @@ def _judge(store: Store, game_id: str, judging: Judging) -> int:
         bodies.append(body)
     if game.is_over(state) and not judging.finished:
         bodies.append(log.finished(judging.seed, judging.decks))
+        store.games.finishing(game_id)
     appended = store.log.append(
         game_id,
         bodies,

@@ -1,6 +1,7 @@
 """Creating, listing and reading games over HTTP, against a real Redis and real workers."""
 
 import hashlib
+import random
 
 from freezegun import freeze_time
 
@@ -160,3 +161,20 @@ def test_boards_and_health_and_openapi(client):
     assert spec["openapi"].startswith("3.1")
     assert "/v1/games/{game_id}/moves" in spec["paths"]
     assert "coloretto_take" in spec["components"]["schemas"]
+
+
+def test_filters_read_their_own_index_and_check_each_status(client, app):
+    running = create(client, "hermit", players=["ana", "ben"])
+    done = create(client, players=["ana", "ben", "cy"], seed="listed", options={"deals": 1})
+    done.play_to_end(random.Random("listed"))
+    # An index entry written for a game whose finishing append then failed: listed no more.
+    app.extensions["store"].games.finishing(running.id)
+
+    def ids(query):
+        listed = client.get(f"/v1/games?order=newest&limit=200&{query}").json["games"]
+        return [g["id"] for g in listed]
+
+    assert done.id in ids("status=finished") and running.id not in ids("status=finished")
+    assert running.id in ids("game=hermit") and done.id not in ids("game=hermit")
+    assert done.id in ids("game=coloretto&status=finished")
+    assert running.id in ids("status=in-progress") and done.id not in ids("status=in-progress")
