@@ -1,7 +1,9 @@
 """The tablelog HTTP API: a thin Flask layer over the log store and the rules engine.
 
 `create_app()` builds everything; nothing connects at import time. Configuration comes from
-defaults, then `test_config`, then the environment (REDIS_URL, and TABLELOG_* for the rest).
+defaults, then `test_config`, then the environment (REDIS_URL, REDIS_CLUSTER_URL, and
+TABLELOG_* for the rest: TABLELOG_REPLICA_ACKS is "auto", or how many replicas must hold a write
+before it is answered, 0 for none; TABLELOG_REPLICA_ACK_MS how long to wait for them).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from flask.json.provider import JSONProvider
 from schemas import api
 from service import audits, games, meta, moves, openapi, pages
 from store import Store
-from store.connection import client, redis_url
+from store.connection import cluster_url, redis_url
+from store.replicas import AUTO, DEFAULT_TIMEOUT_MS
 
 
 class OrjsonProvider(JSONProvider):
@@ -33,12 +36,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json = OrjsonProvider(app)
     # /healthz calls judging stalled when a move waits this long with no live worker.
     app.config.from_mapping(
-        REDIS_URL=redis_url(), FOLLOW_SECONDS=api.FOLLOWED_S, HEALTH_STALLED_S=10
+        REDIS_URL=redis_url(),
+        REDIS_CLUSTER_URL=cluster_url(),
+        FOLLOW_SECONDS=api.FOLLOWED_S,
+        HEALTH_STALLED_S=10,
+        REPLICA_ACKS=AUTO,
+        REPLICA_ACK_MS=DEFAULT_TIMEOUT_MS,
     )
     if test_config:
         app.config.from_mapping(test_config)
     app.config.from_prefixed_env("TABLELOG")
-    app.extensions["store"] = Store(client(app.config["REDIS_URL"]))
+    app.extensions["store"] = Store.connect(
+        app.config["REDIS_URL"],
+        app.config["REDIS_CLUSTER_URL"],
+        replica_acks=app.config["REPLICA_ACKS"],
+        replica_ack_ms=app.config["REPLICA_ACK_MS"],
+    )
     openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)

@@ -58,6 +58,7 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         {**tokens, table_token: TABLE},
         Projection.of(game, players, state, 0),
     )
+    _replicated(store, game_id)
     return {
         "id": game_id,
         "game": game.name,
@@ -202,7 +203,20 @@ def submit(
         )
     if _to_judge(store, game_id, appended):
         queue.judge_soon(store, game_id)
-    return verdict(store, seen, appended.seq, wait, appended.version)
+    answered = verdict(store, seen, appended.seq, wait, appended.version)
+    _replicated(store, game_id)
+    return answered
+
+
+def _replicated(store: Store, game_id: str) -> None:
+    """A write is answered only once a replica holds it (when the store has replicas)."""
+    if not store.replicas.hold(game_id):
+        raise Problem(
+            503,
+            "not-replicated",
+            "the write was made but no replica acknowledged it in time, so it may not survive"
+            " a failover; ask again (a move with the same Idempotency-Key)",
+        )
 
 
 def _to_judge(store: Store, game_id: str, appended: Appended) -> bool:
@@ -377,7 +391,7 @@ def request_audit(
             raise Problem(400, "no-such-seat", f"this game has seats 0 to {seats - 1}")
     number, new = store.audits.new(seen.id, seen.meta["version"], claimed)
     if new:
-        queue.enqueue_audit(store.redis, seen.id, number)
+        queue.enqueue_audit(store.queues, seen.id, number)
     return audit_report(store, seen, number, wait)
 
 

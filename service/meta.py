@@ -27,8 +27,8 @@ def healthz():
             "persistence": persistence(current.redis),
             "workers": current.scheduler.live_workers(),
             "auditors": current.audits.live_auditors(),
-            "queued": len(queue(current.redis)),
-            "audits_queued": len(audit_queue(current.redis)),
+            "queued": len(queue(current.queues)),
+            "audits_queued": len(audit_queue(current.queues)),
             "pending": {"submissions": waiting.submissions, "games": waiting.games,
                         "oldest_s": waiting.oldest_s},
         }

@@ -8,6 +8,7 @@ from typing import Any
 import orjson
 from flask import Flask, Response
 from marshmallow import ValidationError
+from redis.exceptions import RedisClusterException, RedisError
 from werkzeug.exceptions import HTTPException
 
 from engine.log import UnknownRules
@@ -61,6 +62,16 @@ def register(app: Flask) -> None:
         # Keep what the exception says beyond its body, such as a 405's `Allow`.
         answer.headers.extend((k, v) for k, v in e.get_headers() if k.lower() != "content-type")
         return answer
+
+    @app.errorhandler(RedisError)
+    @app.errorhandler(RedisClusterException)
+    def _store_down(e: Exception) -> Response:
+        # A Redis that went away, or a cluster while a replica takes over a dead master: the
+        # client may retry (with the same Idempotency-Key for a move), nothing was half-written.
+        app.logger.warning("the game store failed: %r", e)
+        return problem_response(
+            503, "store-unavailable", "the game store did not answer; try again shortly"
+        )
 
     @app.errorhandler(Exception)
     def _crash(e: Exception) -> Response:

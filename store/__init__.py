@@ -3,27 +3,53 @@
 `Store` gathers one object per noun over one client: `games` (creating and listing them, meta,
 tokens, secret), `log` (appending and reading entries), `projections` (what readers need
 without replaying), `scheduler` (which games wait to be judged and by which drain), `locks`
-and `audits`. `store.keys` spells every key; nothing outside this package knows one.
+and `audits`; `replicas` waits for a replica to hold a game's writes before the web answers
+them. `store.keys` spells every key; nothing outside this package knows one.
+
+The game store lives on a Redis Cluster when one is configured (`store.connection`); RQ's
+queues always live on the standalone Redis, `queues`.
 """
 
 from __future__ import annotations
 
 import redis
 
+from store import connection
 from store.audits import Audits
 from store.games import Games
 from store.locks import Locks
 from store.log import Log
 from store.projections import Projections
+from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Scheduler
 
 
 class Store:
-    def __init__(self, client: redis.Redis):
+    def __init__(
+        self,
+        client: connection.StoreClient,
+        queues: redis.Redis | None = None,
+        replica_acks: int | str = AUTO,
+        replica_ack_ms: int = DEFAULT_TIMEOUT_MS,
+    ):
         self.redis = client
+        self.queues = client if queues is None else queues
+        self.replicas = Replicas(client, replica_acks, replica_ack_ms)
         self.games = Games(client)
         self.log = Log(client)
         self.projections = Projections(client)
         self.scheduler = Scheduler(client)
         self.locks = Locks(client)
         self.audits = Audits(client)
+
+    @classmethod
+    def connect(
+        cls, redis_url: str, cluster_url: str | None = None, **replicas: int | str
+    ) -> Store:
+        """The store of a deployment: the game store on the cluster when `cluster_url` names
+        one, else on `redis_url`, which always holds the queues."""
+        return cls(
+            connection.store_client(redis_url, cluster_url),
+            connection.client(redis_url),
+            **replicas,
+        )

@@ -13,6 +13,8 @@ Per game:
 - `tl:{id}:verdict`   hash: submission seq -> seq of its verdict entry;
 - `tl:{id}:proj`      hash: the projections a worker keeps (`store.projections` knows its fields);
 - `tl:{id}:lock`      the token of the worker judging the game (`<worker>/<random>`);
+- `tl:{id}:ack`       a short-lived marker the web writes before waiting for replicas
+                      (`store.replicas`);
 - `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
 - `tl:{id}:audit-of:<digest>` the number of the audit a request (version and claim) made;
 - `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while.
@@ -64,6 +66,7 @@ class GameKeys:
     verdict: str
     proj: str
     lock: str
+    ack: str
 
     def audit(self, number: int) -> str:
         return f"{self.tag}:audit:{number}"
@@ -84,4 +87,4 @@ def game(game_id: str) -> GameKeys:
     return GameKeys(tag, *(f"{tag}:{name}" for name in _PER_GAME))
 
 
-_PER_GAME = ("log", "meta", "secret", "auth", "idem", "verdict", "proj", "lock")
+_PER_GAME = ("log", "meta", "secret", "auth", "idem", "verdict", "proj", "lock", "ack")

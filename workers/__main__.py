@@ -1,4 +1,5 @@
-"""`python -m workers [audits]`: an RQ worker of tablelog, configured only by REDIS_URL.
+"""`python -m workers [audits]`: an RQ worker of tablelog, configured only by the environment:
+REDIS_URL (the queues, and the game store unless REDIS_CLUSTER_URL names a cluster for it).
 
 Without an argument it judges moves (the `drain` jobs); with `audits` it rebuilds games for
 audits, in a process of its own so that an audit flood never holds up a verdict (and niced, so
@@ -27,7 +28,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from store import Store
-from store.connection import client, redis_url
+from store.connection import cluster_url, redis_url
 from workers import presence
 from workers.queue import audit_queue, queue
 
@@ -57,8 +58,8 @@ class _Worker(SimpleWorker):
 
 def main(args: list[str]) -> None:
     auditing = args[:1] == ["audits"]
-    connection = client(redis_url())
-    store = Store(connection)
+    store = Store.connect(redis_url(), cluster_url())
+    connection = store.queues
     if auditing:
         os.nice(_AUDITOR_NICENESS)
     presence.start(store, presence.attend if auditing else presence.tend)

@@ -14,14 +14,14 @@ from engine.audit import report
 from engine.game import SPECTATOR, TABLE
 from store import Store
 from store.audits import AuditStatus
-from store.connection import client, redis_url
+from store.connection import cluster_url, redis_url
 from store.locks import Locked
 from workers import presence
 from workers.validation import has_pending, judge_pending
 
 
 def _store() -> Store:
-    return Store(client(redis_url()))
+    return Store.connect(redis_url(), cluster_url())
 
 
 LINGER_S = 0.05

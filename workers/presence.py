@@ -34,7 +34,7 @@ def me() -> str:
 def tend(store: Store) -> None:
     """A judging worker's beat: queue a drain for games that wait with none to judge them."""
     if (slot := store.scheduler.tend(me())) is not None:
-        enqueue_drain(store.redis, slot)
+        enqueue_drain(store.queues, slot)
 
 
 def attend(store: Store) -> None:

@@ -35,4 +35,4 @@ def enqueue_audit(connection: redis.Redis, game_id: str, number: int) -> None:
 def judge_soon(store: Store, game_id: str = "", unless_claimed: bool = False) -> None:
     """Mark a game dirty (`Scheduler.mark_dirty`) and queue a drain if a slot opens for one."""
     if (slot := store.scheduler.mark_dirty(game_id, unless_claimed)) is not None:
-        enqueue_drain(store.redis, slot)
+        enqueue_drain(store.queues, slot)

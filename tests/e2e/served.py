@@ -1,0 +1,91 @@
+"""The Procfile's processes, started exactly as outside tools start them, and a client of them.
+
+Each line is run by a shell with PORT and the given environment set; `Http` is the subset of
+Flask's test client the tests use, over a real socket.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.conftest import ROOT, _free_port, stop
+
+
+class Answer:
+    def __init__(self, status: int, data: bytes, headers):
+        self.status_code, self.data, self.headers = status, data, headers
+
+    @property
+    def json(self):
+        return json.loads(self.data)
+
+    @property
+    def text(self):
+        return self.data.decode()
+
+
+class Http:
+    """The subset of Flask's test client the tests use, over a real socket."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def _send(self, method, path, json_body=None, headers=None):
+        data = None if json_body is None else json.dumps(json_body).encode()
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method,
+            headers={"Content-Type": "application/json", **(headers or {})},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as reply:
+                return Answer(reply.status, reply.read(), reply.headers)
+        except urllib.error.HTTPError as error:
+            return Answer(error.code, error.read(), error.headers)
+
+    def get(self, path, headers=None):
+        return self._send("GET", path, headers=headers)
+
+    def post(self, path, json=None, headers=None):
+        return self._send("POST", path, json_body=json, headers=headers)
+
+
+def procfile() -> dict[str, str]:
+    lines = Path(ROOT, "Procfile").read_text().splitlines()
+    return dict(line.split(":", 1) for line in lines if line.strip() and not line.startswith("#"))
+
+
+@contextmanager
+def serve(env: dict[str, str], workers: int = 1) -> Iterator[Http]:
+    """The Procfile's web (one gunicorn process) and `workers` workers, ready to answer."""
+    port = _free_port()
+    # The Procfile names `gunicorn` and `python`: those of this virtualenv, as `make` sets PATH.
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**os.environ, "PATH": path, "PORT": str(port), "WEB_CONCURRENCY": "1", **env}
+    lines = procfile()
+    commands = [lines["web"], *[lines["worker"]] * workers]
+    procs = [
+        subprocess.Popen(["bash", "-c", "exec " + command.strip()], cwd=ROOT, env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for command in commands
+    ]
+    client = Http(f"http://127.0.0.1:{port}")
+    try:
+        for _ in range(300):
+            try:
+                if client.get("/healthz").json.get("workers", 0) >= workers:
+                    break
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.05)
+        yield client
+    finally:
+        stop(procs)
