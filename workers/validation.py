@@ -39,25 +39,27 @@ def has_pending(store: Store, game_id: str) -> bool:
     return submitted > judged
 
 
-# The state each game was left in by this process, keyed by game: (last judged seq, state).
-# Decoding a stored state costs more than judging a move; a process that judged a game last
-# time resumes from memory. A state is a pure function of the log up to its seq, so an entry is
-# valid whenever its seq matches the stored projection's, whoever judged in between.
-_resumed: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+# The state each game was left in by this process, keyed by game: ((last judged seq, that
+# submission's hash), state). Decoding a stored state costs more than judging a move; a process
+# that judged a game last time resumes from memory. A state is a pure function of the log up to
+# its seq, so an entry is valid whenever that submission is still the stored projection's last
+# judged one, whoever judged in between. The hash is what says so: it chains over the whole log
+# before it, and a failover may lose entries a replica never got and let others take their seqs.
+_resumed: OrderedDict[str, tuple[tuple[int, str | None], Any]] = OrderedDict()
 _RESUMED_GAMES = 2048
 
 
 def _judge(store: Store, game_id: str, judging: Judging) -> int:
     meta = judging.meta
     game = log.rules(meta)
-    submissions = [
-        e
-        for e in store.log.entries(game_id, after=max(judging.judged, 1))
-        if e["type"] == log.SUBMITTED
-    ]
+    judged = judging.judged
+    # From the last judged submission on, for its hash.
+    entries = store.log.entries(game_id, after=max(judged - 1, 1))
+    last = next((e["hash"] for e in entries[:1] if e["seq"] == judged), None)
+    submissions = [e for e in entries if e["type"] == log.SUBMITTED and e["seq"] > judged]
     if not submissions:
         return 0
-    state = _resume(store, game, game_id, judging.judged)
+    state = _resume(store, game, game_id, (judged, last))
     bodies: list[dict[str, Any]] = []
     for submission in submissions:
         state, body = log.verdict(game, state, submission)
@@ -75,11 +77,11 @@ def _judge(store: Store, game_id: str, judging: Judging) -> int:
     if appended.outcome != Outcome.OK:
         _resumed.pop(game_id, None)
         return 0
-    _remember(game_id, submissions[-1]["seq"], state)
+    _remember(game_id, (submissions[-1]["seq"], submissions[-1]["hash"]), state)
     return len(submissions)
 
 
-def _resume(store: Store, game: Game, game_id: str, judged: int) -> Any:
+def _resume(store: Store, game: Game, game_id: str, judged: tuple[int, str | None]) -> Any:
     cached = _resumed.get(game_id)
     if cached is not None and cached[0] == judged:
         _resumed.move_to_end(game_id)
@@ -87,7 +89,7 @@ def _resume(store: Store, game: Game, game_id: str, judged: int) -> Any:
     return codec.decode(game.state_type, store.projections.state(game_id)[1])
 
 
-def _remember(game_id: str, judged: int, state: Any) -> None:
+def _remember(game_id: str, judged: tuple[int, str], state: Any) -> None:
     _resumed[game_id] = (judged, state)
     _resumed.move_to_end(game_id)
     while len(_resumed) > _RESUMED_GAMES:

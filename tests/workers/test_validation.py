@@ -1,12 +1,16 @@
 """Judging pending submissions against a real Redis: once, in order, nothing written twice."""
 
+import subprocess
+import sys
+from dataclasses import fields
+
 import pytest
 import redis
 
 from engine import log
 from engine.games import GAMES
 from service import handlers
-from store import Store
+from store import Store, keys
 from store.locks import Locked
 from store.projections import Status
 from workers import jobs
@@ -94,3 +98,27 @@ def test_drain_job_judges_every_dirty_game(store, redis_url, monkeypatch):
         store.log.wait(game_id, 2, 5000)
         assert not has_pending(store, game_id)
         assert kinds(store, game_id)[-1] == "move-accepted"
+
+
+def test_a_log_rewritten_by_a_failover_is_not_resumed_from_memory(store, redis_url):
+    """This process judged a draw that a failover then lost (the promoted replica had the log
+    as it was before), and another worker judged a different move at the same seq: the next
+    judging here starts from the stored state, not the one this process remembers."""
+    game_id = new_game(store, seed="failover")
+    names = [getattr(keys.game(game_id), f.name) for f in fields(keys.GameKeys)][1:]
+    before = {name: store.redis.dump(name) for name in names}
+    assert submit(store, game_id, 0, {"type": "draw"}) == 2
+    assert judge_pending(store, game_id) == 1
+    store.redis.delete(*names)
+    for name, dumped in before.items():
+        if dumped is not None:
+            store.redis.restore(name, 0, dumped)
+    assert submit(store, game_id, 0, {"type": "take", "row": 0}) == 2
+    judged_elsewhere = (
+        "import redis, sys; from store import Store; from workers.validation import judge_pending;"
+        "sys.exit(judge_pending(Store(redis.Redis.from_url(sys.argv[1])), sys.argv[2]) != 1)"
+    )
+    subprocess.run([sys.executable, "-c", judged_elsewhere, redis_url, game_id], check=True)
+    assert submit(store, game_id, 0, {"type": "draw"}) == 4
+    assert judge_pending(store, game_id) == 1
+    assert kinds(store, game_id)[2:] == ["move-rejected", "move-submitted", "move-accepted"]
