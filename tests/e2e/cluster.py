@@ -82,7 +82,7 @@ def local_cluster(workdir: Path) -> Iterator[LocalCluster]:
             stdout=subprocess.DEVNULL,
         )
     try:
-        _wait_answering(ports)
+        wait_answering(ports)
         subprocess.run(
             ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports),
              "--cluster-replicas", "1", "--cluster-yes"],
@@ -99,7 +99,7 @@ def local_cluster(workdir: Path) -> Iterator[LocalCluster]:
             proc.wait(10)
 
 
-def _wait_answering(ports: list[int]) -> None:
+def wait_answering(ports: list[int]) -> None:
     for port in ports:
         node = redis.Redis(port=port)
         for _ in range(250):

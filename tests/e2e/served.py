@@ -65,13 +65,14 @@ def procfile() -> dict[str, str]:
 
 @contextmanager
 def serve(env: dict[str, str], workers: int = 1) -> Iterator[Http]:
-    """The Procfile's web (one gunicorn process) and `workers` workers, ready to answer."""
+    """The Procfile's web (one gunicorn process), `workers` workers judging moves and an
+    auditor, ready to answer."""
     port = _free_port()
     # The Procfile names `gunicorn` and `python`: those of this virtualenv, as `make` sets PATH.
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**os.environ, "PATH": path, "PORT": str(port), "WEB_CONCURRENCY": "1", **env}
     lines = procfile()
-    commands = [lines["web"], *[lines["worker"]] * workers]
+    commands = [lines["web"], *[lines["worker"]] * workers, lines["auditor"]]
     procs = [
         subprocess.Popen(["bash", "-c", "exec " + command.strip()], cwd=ROOT, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -81,7 +82,8 @@ def serve(env: dict[str, str], workers: int = 1) -> Iterator[Http]:
     try:
         for _ in range(300):
             try:
-                if client.get("/healthz").json.get("workers", 0) >= workers:
+                health = client.get("/healthz").json
+                if health.get("workers", 0) >= workers and health.get("auditors", 0) >= 1:
                     break
             except (OSError, ValueError):
                 pass

@@ -1,0 +1,92 @@
+"""Redis memory per stored game and per log entry: a script that prints figures.
+
+    .venv/bin/python bench/memory.py [--games 4]
+
+It starts its own redis-server, plays `--games` games of every title (fewest and most seats)
+to the end through the API in process, judging each move as a worker does, and prints for each
+the entries of its log and the bytes its keys hold (`MEMORY USAGE`), the log's share of them,
+and the whole's bytes per entry and entries per GB. The games are random playouts, so longer
+real games hold proportionally more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import redis
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.run import free_port  # noqa: E402
+from engine.games import GAMES  # noqa: E402
+from store import Store, keys  # noqa: E402
+from tests.api import create  # noqa: E402
+from tests.e2e.cluster import wait_answering  # noqa: E402
+from workers.validation import judge_pending  # noqa: E402
+
+
+def play(client, store: Store, title: str, seats: int, seed: str) -> str:
+    game = create(client, title, [f"p{s}" for s in range(seats)], seed=seed)
+    rnd = random.Random(seed)
+    while legal := client.get(game.url("/legal-moves"), headers=game.table).json["moves"]:
+        choice = rnd.choice(legal)
+        game.move(choice["seat"], choice["move"], wait=0)
+        judge_pending(store, game.id)
+    return game.id
+
+
+def footprint(client: redis.Redis, game_id: str) -> tuple[int, int]:
+    """Bytes of the game's log, and of all its keys."""
+    k = keys.game(game_id)
+    names = [getattr(k, f.name) for f in fields(k) if f.name != "tag"]
+    sizes = {name: client.memory_usage(name, samples=0) or 0 for name in names}
+    return sizes[k.log], sum(sizes.values())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    args = parser.parse_args()
+    port = free_port()
+    server = subprocess.Popen([shutil.which("redis-server"), "--port", str(port), "--save", "",
+                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    try:
+        os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+        wait_answering([port])
+        redis_client = redis.Redis(port=port)
+        from service import create_app
+
+        app = create_app({"TESTING": True})
+        store = app.extensions["store"]
+        report(app.test_client(), store, redis_client, args.games)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def report(client, store: Store, redis_client: redis.Redis, games: int) -> None:
+    print(f"{'game':14} {'seats':>5} {'entries':>8} {'bytes/game':>11} {'log share':>9}")
+    total_entries = total_bytes = 0
+    for title, game in sorted(GAMES.items()):
+        for seats in sorted({min(game.seat_counts), max(game.seat_counts)}):
+            ids = [play(client, store, title, seats, f"{title}-{seats}-{n}") for n in range(games)]
+            entries = sum(len(store.log.entries(g)) for g in ids)
+            logs, whole = map(sum, zip(*(footprint(redis_client, g) for g in ids), strict=True))
+            total_entries, total_bytes = total_entries + entries, total_bytes + whole
+            print(f"{title:14} {seats:>5} {entries / games:>8.0f} {whole / games:>11,.0f}"
+                  f" {logs / whole:>9.0%}")
+    per_entry = total_bytes / total_entries
+    print(f"all: {per_entry:,.0f} bytes per entry, {2**30 / per_entry:,.0f} entries per GB"
+          " (keys of finished games, without allocator overhead)")
+
+
+if __name__ == "__main__":
+    main()
