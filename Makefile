@@ -51,7 +51,7 @@ test-engine: $(STAMP)
 	$(BIN)/python -m pytest tests/engine tests/golden
 
 bench: $(STAMP) redis-server
-	$(BIN)/python bench/run.py
+	$(BIN)/python -m bench.run
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine store service workers schemas tests bench

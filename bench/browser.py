@@ -15,7 +15,6 @@ through Playwright. It prints:
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -24,20 +23,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.run import Client, Driven, start_service  # noqa: E402
+from bench import plays, stack  # noqa: E402
+from bench.client import Client  # noqa: E402
+from bench.run import fast_forward  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from tests.browser.conftest import CHROMIUM, FLAGS  # noqa: E402
 
 
 def finished_game(base: str, name: str) -> str:
-    client = Client(base)
-    game = Driven(client, name, max(GAMES[name].seat_counts), f"speed-{name}")
-    rnd = random.Random(name)
-    while (choice := game.next_move(rnd)) is not None:
-        _, verdict = client.call("POST", f"/v1/games/{game.id}/moves?wait=5",
-                                 {"seat": choice[0], "move": choice[1]}, game.token)
-        game.accepted(*choice, verdict["seq"])
-    return game.id
+    (track,) = plays.prepare(base, name, max(GAMES[name].seat_counts), 1, f"speed-{name}")
+    fast_forward(Client(base), track, len(track.bodies))
+    return track.game_id
 
 
 def open_ms(page, url: str) -> float:
@@ -60,7 +56,7 @@ def viewer_figures(base: str, browser, steps: int) -> None:
     print("viewer, finished games (open: navigation to table drawn; step: one redraw)")
     for name in sorted(GAMES):
         game_id = finished_game(base, name)
-        _, summary = Client(base).call("GET", f"/v1/games/{game_id}")
+        summary = Client(base).get(f"/v1/games/{game_id}")
         url = f"{base}/games/{game_id}"
         # The first open replays the game; a finished game's views are then kept for a while.
         opens = [open_ms(page, url) for _ in range(4)]
@@ -98,9 +94,8 @@ def listing_figures(base: str, redis_url: str, browser, count: int) -> None:
         took = []
         for _ in range(5):
             started = time.perf_counter()
-            status, _ = client.call("GET", f"/v1/games?{query}")
+            client.get(f"/v1/games?{query}")
             took.append((time.perf_counter() - started) * 1000)
-            assert status == 200
         print(f"  GET /v1/games?{query:50s} median {statistics.median(took):6.1f} ms")
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     opens = []
@@ -120,16 +115,11 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    base, redis_url, procs = start_service(2)
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            viewer_figures(base, browser, args.steps)
-            listing_figures(base, redis_url, browser, args.games)
-            browser.close()
-    finally:
-        for proc in procs:
-            proc.terminate()
+    with stack.running(2, None, None) as s, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        viewer_figures(s.service, browser, args.steps)
+        listing_figures(s.service, s.redis_url, browser, args.games)
+        browser.close()
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.run import free_port  # noqa: E402
+from bench.stack import free_port  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from store import Store, keys  # noqa: E402
 from tests.api import create  # noqa: E402

@@ -20,14 +20,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.run import Client, start_service  # noqa: E402
+from bench import stack  # noqa: E402
+from bench.client import Client  # noqa: E402
 
 
 def reader(base: str, path: str, token: str, stop_at: float) -> list[float]:
     client, latencies = Client(base), []
     while time.time() < stop_at:
         started = time.perf_counter()
-        client.call("GET", path, token=token)
+        client.get(path, token)
         latencies.append(time.perf_counter() - started)
     return latencies
 
@@ -38,24 +39,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     args = parser.parse_args()
     os.environ["WEB_CONCURRENCY"] = "1"
-    base, _, procs = start_service(workers=1)
-    try:
-        _, game = Client(base).call("POST", "/v1/games", {
+    with stack.running(1, None, None) as s:
+        game = Client(s.service).call("/v1/games", {
             "game": "coloretto", "players": ["a", "b", "c", "d"]})
         path, token = f"/v1/games/{game['id']}/state", game["seats"][0]["token"]
         stop_at = time.time() + args.seconds
         with ThreadPoolExecutor(args.clients) as pool:
-            runs = [pool.submit(reader, base, path, token, stop_at) for _ in range(args.clients)]
+            runs = [pool.submit(reader, s.service, path, token, stop_at)
+                    for _ in range(args.clients)]
             latencies = sorted(x for run in runs for x in run.result())
         print(f"one web process, {args.clients} clients, {args.seconds:.0f} s of GET /state:")
         print(f"  requests/s  {len(latencies) / args.seconds:8.0f}")
         print(f"  p50         {statistics.median(latencies) * 1000:8.1f} ms")
         print(f"  p99         {latencies[int(len(latencies) * 0.99)] * 1000:8.1f} ms")
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(10)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from service.problems import Problem
 from service.timeline import replay_secret
 from store import Store
 from store.audits import AuditStatus
-from store.log import Appended, Outcome, now
+from store.log import Outcome, Writing, now
 from store.projections import Projection, Status
 from workers import queue
 
@@ -182,14 +182,16 @@ def submit(
     body_hash = hashlib.sha256(
         log.canonical({"seat": seat, "move": move, "v": body.get("expected_version")})
     ).hexdigest()
-    appended = store.log.append(
+    writing = Writing(
         game_id,
-        [entry],
+        (entry,),
+        submission=True,
         expected_version=body.get("expected_version"),
         idempotency=(idempotency_key, body_hash) if idempotency_key else None,
-        submission=True,
-        based_on=(meta["version"], meta["hash"]),
     )
+    appended, slots = store.submit(writing, based_on=(meta["version"], meta["hash"]))
+    for slot in slots:
+        queue.enqueue_drain(store.queues, slot)
     if appended.outcome == Outcome.CONFLICT:
         raise Problem(
             409,
@@ -201,9 +203,8 @@ def submit(
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
-    if _to_judge(store, game_id, appended):
-        queue.judge_soon(store, game_id)
-    answered = verdict(store, seen, appended.seq, wait, appended.version)
+    fresh = appended.outcome == Outcome.OK
+    answered = verdict(store, seen, appended.seq, wait, appended.version, fresh)
     _replicated(store, game_id)
     return answered
 
@@ -217,13 +218,6 @@ def _replicated(store: Store, game_id: str) -> None:
             "the write was made but no replica acknowledged it in time, so it may not survive"
             " a failover; ask again (a move with the same Idempotency-Key)",
         )
-
-
-def _to_judge(store: Store, game_id: str, appended: Appended) -> bool:
-    """A new submission is; so is a retried one still pending, in case its drain job died."""
-    if appended.outcome == Outcome.IDEMPOTENT:
-        return store.log.verdict(game_id, appended.seq) is None
-    return appended.outcome == Outcome.OK
 
 
 def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
@@ -242,10 +236,10 @@ def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
 
 
 def verdict(
-    store: Store, seen: Seen, seq: int, wait: float = 0, version: int = 0
+    store: Store, seen: Seen, seq: int, wait: float = 0, version: int = 0, fresh: bool = False
 ) -> tuple[int, dict[str, Any]]:
     """The verdict on submission `seq`, waiting up to `wait` seconds for it (no polling)."""
-    found = _verdict_entry(store, seen.id, seq, wait, version or seen.meta["version"])
+    found = _verdict_entry(store, seen.id, seq, wait, version or seen.meta["version"], fresh)
     if found is None:
         return 202, {"seq": seq, "status": "pending"}
     shown = redact(found, seen.viewer)
@@ -262,16 +256,15 @@ def verdict(
 
 
 def _verdict_entry(
-    store: Store, game_id: str, seq: int, wait: float, version: int
+    store: Store, game_id: str, seq: int, wait: float, version: int, fresh: bool
 ) -> dict[str, Any] | None:
-    """Look, then block on the log until something past `version` lands, and look again."""
+    """Look (unless the submission was appended just now, at `version`: nothing has judged it
+    yet), then block on the log for what lands past `version` until the verdict is among it."""
     deadline = time.monotonic() + wait
-    while True:
-        found = store.log.verdict(game_id, seq)
-        left = deadline - time.monotonic()
-        if found is not None or left <= 0:
-            return found
-        version = store.log.wait(game_id, version, max(1, int(left * 1000)))
+    found = None if fresh else store.log.verdict(game_id, seq)
+    while found is None and (left := deadline - time.monotonic()) > 0:
+        version, found = store.log.verdict_after(game_id, seq, version, max(1, int(left * 1000)))
+    return found
 
 
 def lookup(store: Store, seen: Seen, seq: int) -> dict[str, Any]:
@@ -343,10 +336,22 @@ def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
 
 def score(store: Store, seen: Seen, at: int | None) -> bytes:
     if at is None:
-        return store.projections.score(seen.id)
+        return _current_score(store, seen)
     _check_at(seen.meta, at)
     _, then = _rebuilt(store, seen, at)
     return orjson.dumps(seen.game.score(then).to_json(seen.meta["players"]))
+
+
+def _current_score(store: Store, seen: Seen) -> bytes:
+    """The first reader of a version computes its score and keeps it for the next."""
+    kept = store.projections.score(seen.id)
+    if kept is not None:
+        return kept
+    at, saved = store.projections.state(seen.id)
+    now_state = codec.decode(seen.game.state_type, saved)
+    computed = orjson.dumps(seen.game.score(now_state).to_json(seen.meta["players"]))
+    store.projections.keep_score(seen.id, at, computed)
+    return computed
 
 
 def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:

@@ -16,12 +16,13 @@ import redis
 
 from store import connection
 from store.audits import Audits
+from store.batch import Batch, checked
 from store.games import Games
 from store.locks import Locks
-from store.log import Log
+from store.log import Appended, Log, Outcome, Writing
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
-from store.scheduler import Scheduler
+from store.scheduler import Scheduler, slot_of
 
 
 class Store:
@@ -53,3 +54,24 @@ class Store:
             connection.client(redis_url),
             **replicas,
         )
+
+    def submit(self, writing: Writing, based_on: tuple[int, str]) -> tuple[Appended, list[int]]:
+        """Append a submission chained onto `based_on` and mark its game for judging, in one
+        round trip; the drain slots to queue a job for.
+
+        The game is marked whatever the append comes to: a needless mark costs a drain one
+        look, and a retried submission still pending is judged even if its drain died. When
+        another writer came first the submission is chained again and its game marked again,
+        since a drain may have looked at the game in between and found nothing.
+        """
+        chained = writing.chained(*based_on)
+        batch = Batch(self.redis)
+        appending = self.log.queue_append(batch, chained)
+        marking = self.scheduler.queue_mark(batch, writing.game_id)
+        answers = batch.run()
+        appended = chained.outcome(checked(answers[appending]))
+        slots = [slot_of(checked(answers[marking]))]
+        if appended.outcome == Outcome.MOVED:
+            appended = self.log.write(writing)
+            slots.append(self.scheduler.mark_dirty(writing.game_id))
+        return appended, [slot for slot in slots if slot is not None]

@@ -10,6 +10,7 @@ import orjson
 import redis
 
 from store import keys
+from store.batch import Batch
 from store.games import decode_meta
 from store.projections import Field, Status
 
@@ -25,6 +26,26 @@ end
 return 0
 """
 
+# Take the game's lock (KEYS[1]) for ARGV[1]'s `token` and read what judging needs: the meta
+# (KEYS[2]), the last judged submission and the status (`fields` of the proj hash, KEYS[3]),
+# the engine state unless the caller already holds the state after that very submission
+# (`cached`), and the log's entries (KEYS[4]) from it on (its own for its hash).
+_JUDGING = """
+local a = cjson.decode(ARGV[1])
+if not redis.call('SET', KEYS[1], a.token, 'NX', 'PX', a.lock_ms) then return {'locked'} end
+local meta = redis.call('HGETALL', KEYS[2])
+if #meta == 0 then
+  redis.call('DEL', KEYS[1])
+  return {'missing'}
+end
+local judged, status = unpack(redis.call('HMGET', KEYS[3], a.fields.judged, a.fields.status))
+judged = tonumber(judged) or 0
+local state = ''
+if judged ~= a.cached then state = redis.call('HGET', KEYS[3], a.fields.state) end
+local entries = redis.call('XRANGE', KEYS[4], math.max(judged, 1) .. '-0', '+')
+return {'ok', meta, judged, status or '', state, entries}
+"""
+
 
 class Locked(Exception):
     """Another worker holds the game's lock (it may be judging it, or have died doing so)."""
@@ -38,14 +59,15 @@ class Judging:
     meta: dict[str, Any]
     judged: int
     finished: bool
-    seed: str
-    decks: list[list[str]]
+    state: Any  # the stored engine state (encoded), or None when the caller holds it already
+    entries: list[dict[str, Any]]  # the log from the last judged submission on
 
 
 class Locks:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._release = client.register_script(_RELEASE)
+        self._judging = client.register_script(_JUDGING)
 
     def take(self, game_id: str) -> str | None:
         """The lock's token, or None when another worker holds it."""
@@ -56,30 +78,39 @@ class Locks:
     def release(self, game_id: str, token: str) -> None:
         self._release(keys=[keys.game(game_id).lock], args=[orjson.dumps({"token": token})])
 
-    def judging(self, game_id: str, worker: str = "") -> Judging | None:
-        """In one round trip: take the game's lock and read what judging it needs.
+    def queue_release(self, batch: Batch, game_id: str, token: str) -> int:
+        return batch.script(
+            self._release, [keys.game(game_id).lock], [orjson.dumps({"token": token})]
+        )
 
-        None when the game does not exist; `Locked` when another worker holds the lock. The
-        lock's token names the `worker` taking it, for whoever looks at a lock left behind.
-        """
+    def queue_judging(
+        self, batch: Batch, game_id: str, cached: int, worker: str = ""
+    ) -> tuple[int, str]:
+        """Queue taking the game's lock and reading what judging it needs (`judging_of` reads
+        the answer); `cached` is the last judged submission whose state the caller holds, so
+        that the stored state is read only when it is not. The lock's token names the `worker`
+        taking it, for whoever looks at a lock left behind. The answer's index and the token."""
         k = keys.game(game_id)
         token = f"{worker}/{secrets.token_hex(8)}"
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.set(k.lock, token, nx=True, px=_LOCK_MS)
-        pipe.hgetall(k.meta)
-        pipe.hmget(k.proj, Field.JUDGED, Field.STATUS)
-        pipe.hmget(k.secret, "seed", "decks")
-        locked, raw, (judged, status), (seed, decks) = pipe.execute()
-        if not locked:
-            raise Locked(game_id)
-        if not raw:
-            self.release(game_id, token)
+        fields = {"judged": Field.JUDGED, "status": Field.STATUS, "state": Field.STATE}
+        index = batch.script(self._judging, [k.lock, k.meta, k.proj, k.log], [orjson.dumps(
+            {"token": token, "lock_ms": _LOCK_MS, "cached": cached, "fields": fields}
+        )])
+        return index, token
+
+    @staticmethod
+    def judging_of(answer: list[Any], token: str) -> Judging | None:
+        """None when the game does not exist; `Locked` when another worker holds the lock."""
+        if answer[0] == b"locked":
+            raise Locked(token)
+        if answer[0] != b"ok":
             return None
+        _, meta, judged, status, state, entries = answer
         return Judging(
             lock=token,
-            meta=decode_meta(raw),
-            judged=int(judged or 0),
+            meta=decode_meta(dict(zip(meta[::2], meta[1::2], strict=True))),
+            judged=judged,
             finished=Status.read(status) == Status.FINISHED,
-            seed=seed.decode(),
-            decks=orjson.loads(decks),
+            state=orjson.loads(state) if state else None,
+            entries=[orjson.loads(fields[1]) for _, fields in entries],
         )

@@ -16,8 +16,9 @@ from typing import Any
 import orjson
 import redis
 
-from engine.log import chain
+from engine.log import ACCEPTED, REJECTED, chain
 from store import keys
+from store.batch import Batch
 from store.projections import Field, Projection
 
 # ARGV[1] is one JSON object: `based_on` (the version the entries were chained onto),
@@ -69,6 +70,9 @@ return found[1][2][2]
 """
 
 
+_VERDICTS = (ACCEPTED, REJECTED)
+
+
 def now() -> str:
     """ISO 8601 in UTC with a Z, to the millisecond."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
@@ -91,6 +95,59 @@ class Appended:
     seq: int = 0
     version: int = 0
     body_hash: str = ""
+
+
+@dataclass(frozen=True)
+class Writing:
+    """What an append writes, before it is chained onto a head."""
+
+    game_id: str
+    bodies: tuple[dict[str, Any], ...]
+    verdicts: tuple[tuple[int, int], ...] = ()
+    projection: Projection | None = None
+    submission: bool = False
+    expected_version: int | None = None
+    idempotency: tuple[str, str] | None = None
+
+    def chained(self, version: int, last_hash: str) -> Chained:
+        """The script's keys and argument, the entries chained onto version `version`."""
+        stamped = [
+            {**body, "seq": version + i, "at": now()} for i, body in enumerate(self.bodies, 1)
+        ]
+        entries = chain(last_hash, stamped)
+        args: dict[str, Any] = {
+            "based_on": version,
+            "entries": [orjson.dumps(e, option=orjson.OPT_SORT_KEYS).decode() for e in entries],
+            "hash": entries[-1]["hash"],
+            "verdicts": [[of, version + 1 + index] for of, index in self.verdicts],
+            "projection": {},
+        }
+        if self.projection is not None:
+            args["projection"] = self.projection.fields(at=version + len(entries))
+        if self.submission:
+            args["submitted"] = version + 1
+        if self.expected_version is not None:
+            args["expected_version"] = self.expected_version
+        if self.idempotency:
+            args["idempotency"] = {"key": self.idempotency[0], "body_hash": self.idempotency[1]}
+        k = keys.game(self.game_id)
+        return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj], [orjson.dumps(args)])
+
+
+@dataclass(frozen=True)
+class Chained:
+    version: int  # the version the entries were chained onto
+    keys: list[str]
+    args: list[bytes]
+
+    def outcome(self, answer: list[bytes]) -> Appended:
+        outcome, value = Outcome(answer[0].decode()), answer[1].decode()
+        if outcome == Outcome.OK:
+            return Appended(outcome, seq=self.version + 1, version=int(value))
+        if outcome == Outcome.IDEMPOTENT:
+            first_hash, seq = value.split(" ")
+            return Appended(outcome, seq=int(seq), body_hash=first_hash)
+        return Appended(outcome, version=int(value))
 
 
 class Log:
@@ -118,6 +175,22 @@ class Log:
             return after
         return int(found[0][1][-1][0].split(b"-")[0])
 
+    def verdict_after(
+        self, game_id: str, seq: int, after: int, timeout_ms: int
+    ) -> tuple[int, dict[str, Any] | None]:
+        """Block until the log holds entries after `after` or the time is up (no polling); the
+        last seq seen, and the verdict on submission `seq` if it is among those entries."""
+        found = self.redis.xread({keys.game(game_id).log: f"{after}-0"}, block=timeout_ms)
+        if not found:
+            return after, None
+        landed = found[0][1]
+        verdict = None
+        for _, fields in landed:
+            entry = orjson.loads(fields[b"e"])
+            if entry.get("of") == seq and entry["type"] in _VERDICTS:
+                verdict = entry
+        return int(landed[-1][0].split(b"-")[0]), verdict
+
     def append(
         self,
         game_id: str,
@@ -133,53 +206,35 @@ class Log:
         """Chain `bodies` onto the log atomically, retrying when another writer got there first.
 
         `bodies` are entries without seq, at or hash; `verdicts` pairs each judged submission
-        with the index (0-based) in `bodies` of its verdict entry.
+        with the index (0-based) in `bodies` of its verdict entry. `based_on` saves a round
+        trip when the caller has just read the log's head.
         """
-        k = keys.game(game_id)
-        verdicts = list(verdicts)
-        fixed: dict[str, Any] = {"projection": {}}
-        if expected_version is not None:
-            fixed["expected_version"] = expected_version
-        if idempotency:
-            fixed["idempotency"] = {"key": idempotency[0], "body_hash": idempotency[1]}
+        writing = Writing(game_id, tuple(bodies), tuple(verdicts), projection, submission,
+                          expected_version, idempotency)
+        return self.write(writing, based_on)
+
+    def write(self, writing: Writing, based_on: tuple[int, str] | None = None) -> Appended:
         for _ in range(100):
-            # `based_on` saves a round trip when the caller has just read the log's head.
-            version, last_hash = based_on or self.redis.hmget(k.meta, "version", "hash")
+            if based_on is None:
+                based_on = self.head(writing.game_id)
+                if based_on is None:
+                    return Appended(Outcome.MISSING)
+            chained = writing.chained(*based_on)
+            appended = chained.outcome(self._append(keys=chained.keys, args=chained.args))
+            if appended.outcome != Outcome.MOVED:
+                return appended
             based_on = None
-            if version is None:
-                return Appended(Outcome.MISSING)
-            version = int(version)
-            last_hash = last_hash if isinstance(last_hash, str) else last_hash.decode()
-            stamped = [
-                {**body, "seq": version + i, "at": now()} for i, body in enumerate(bodies, 1)
-            ]
-            chained = chain(last_hash, stamped)
-            args = {
-                **fixed,
-                "based_on": version,
-                "entries": [
-                    orjson.dumps(e, option=orjson.OPT_SORT_KEYS).decode() for e in chained
-                ],
-                "hash": chained[-1]["hash"],
-                "verdicts": [[of, version + 1 + index] for of, index in verdicts],
-            }
-            if projection is not None:
-                args["projection"] = projection.fields(at=version + len(chained))
-            if submission:
-                args["submitted"] = version + 1
-            outcome, value = self._append(
-                keys=[k.log, k.meta, k.idem, k.verdict, k.proj], args=[orjson.dumps(args)]
-            )
-            outcome, value = Outcome(outcome.decode()), value.decode()
-            if outcome == Outcome.MOVED:
-                continue
-            if outcome == Outcome.OK:
-                return Appended(outcome, seq=version + 1, version=int(value))
-            if outcome == Outcome.IDEMPOTENT:
-                first_hash, seq = value.split(" ")
-                return Appended(outcome, seq=int(seq), body_hash=first_hash)
-            return Appended(outcome, version=int(value))
-        raise RuntimeError(f"game {game_id}: could not append after 100 attempts")
+        raise RuntimeError(f"game {writing.game_id}: could not append after 100 attempts")
+
+    def queue_append(self, batch: Batch, chained: Chained) -> int:
+        """Queue an append in a batch (`chained.outcome` reads its answer); one that finds the
+        log moved is for `append` to try again."""
+        return batch.script(self._append, chained.keys, chained.args)
+
+    def head(self, game_id: str) -> tuple[int, str] | None:
+        """The log's version and its last entry's hash."""
+        version, last_hash = self.redis.hmget(keys.game(game_id).meta, "version", "hash")
+        return None if version is None else (int(version), last_hash.decode())
 
     def verdict(self, game_id: str, seq: int) -> dict[str, Any] | None:
         """The verdict entry on submission `seq`, in one round trip, or None while pending."""
@@ -190,6 +245,11 @@ class Log:
     def verdict_seqs(self, game_id: str) -> dict[int, int]:
         raw = self.redis.hgetall(keys.game(game_id).verdict)
         return {int(k): int(v) for k, v in raw.items()}
+
+    def queue_submitted(self, batch: Batch, game_id: str) -> int:
+        """Queue reading the last submission's seq (bytes, or None before any)."""
+        meta = keys.game(game_id).meta
+        return batch.add(lambda pipe: pipe.hget(meta, "submitted"))
 
     def progress(self, game_id: str) -> tuple[int, int]:
         """The last submission's seq and the last judged one's, read together."""

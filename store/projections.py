@@ -1,9 +1,12 @@
 """Projections: what readers need of a game without replaying its log.
 
 A worker keeps them in the game's `proj` hash with every verdict: the engine state (for
-resuming), the score, `to_act`, the round, and a view per viewer (every seat, the spectator,
-the table), so a state read is one `HMGET`. This module is the only one that knows the hash's
-fields (`Field`); everyone else reads and writes typed records.
+resuming), `to_act`, the round, and a view per viewer (every seat, the spectator, the table),
+so a state read is one `HMGET`. A view costs little to compute; a score breakdown, with its
+provenance, costs more than judging the move and grows with the game, so it is computed when
+read and kept beside the version it describes (`score_at`) for the next reader. This module is
+the only one that knows the hash's fields (`Field`); everyone else reads and writes typed
+records.
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ class Field(StrEnum):
     TO_ACT = "to_act"
     ROUND = "round"
     STATE = "state"
-    SCORE = "score"
+    SCORE = "score"  # kept by the first reader of a version's score...
+    SCORE_AT = "score_at"  # ...and the version it describes
 
     @staticmethod
     def view(viewer: Viewer | str) -> str:
@@ -61,7 +65,6 @@ class Projection:
     to_act: tuple[int, ...]
     round: int
     state: Any  # the engine state, encoded (`engine.codec`)
-    score: Any  # the score breakdown's JSON
     views: Mapping[str, Any]  # viewer ("0", "spectator", "table") -> its view
 
     @classmethod
@@ -74,7 +77,6 @@ class Projection:
             to_act=tuple(game.to_act(state)),
             round=game.round(state),
             state=codec.encode(state),
-            score=game.score(state).to_json(players),
             views={str(v): game.view(state, shown_to(v, over)) for v in viewers},
         )
 
@@ -87,7 +89,6 @@ class Projection:
             Field.TO_ACT: _json(list(self.to_act)),
             Field.ROUND: str(self.round),
             Field.STATE: _json(self.state),
-            Field.SCORE: _json(self.score),
         }
         views = {Field.view(viewer): _json(view) for viewer, view in self.views.items()}
         return {str(field): value for field, value in fields.items()} | views
@@ -122,26 +123,39 @@ class Projections:
         at, state = self.redis.hmget(keys.game(game_id).proj, Field.AT, Field.STATE)
         return int(at), orjson.loads(state)
 
-    def score(self, game_id: str) -> bytes:
-        """The score breakdown's JSON, as stored."""
-        return self.redis.hget(keys.game(game_id).proj, Field.SCORE)
+    def score(self, game_id: str) -> bytes | None:
+        """The score breakdown's JSON at the version the projections describe, if a reader
+        kept it."""
+        at, score_at, score = self.redis.hmget(
+            keys.game(game_id).proj, Field.AT, Field.SCORE_AT, Field.SCORE
+        )
+        return score if score_at == at else None
+
+    def keep_score(self, game_id: str, at: int, score: bytes) -> None:
+        """Keep the score computed for version `at` for the next reader. Both fields are set in
+        one command, so a score is never labelled with another version."""
+        self.redis.hset(keys.game(game_id).proj, mapping={Field.SCORE_AT: at, Field.SCORE: score})
 
     def stored(self, game_id: str, viewers: tuple[Viewer, ...]) -> dict[str, Any]:
-        """What an audit compares with its rebuild: `at`, `state`, `score` and `views`."""
-        at, state, score, *views = self.redis.hmget(
+        """What an audit compares with its rebuild: `at`, `state`, `views` and `score` when
+        one is kept for that version."""
+        at, state, score_at, score, *views = self.redis.hmget(
             keys.game(game_id).proj,
-            Field.AT, Field.STATE, Field.SCORE, *(Field.view(v) for v in viewers),
+            Field.AT, Field.STATE, Field.SCORE_AT, Field.SCORE,
+            *(Field.view(v) for v in viewers),
         )
-        return {
+        stored = {
             "at": int(at),
             "state": orjson.loads(state),
-            "score": orjson.loads(score),
             "views": {
                 str(v): orjson.loads(view)
                 for v, view in zip(viewers, views, strict=True)
                 if view
             },
         }
+        if score and score_at == at:
+            stored["score"] = orjson.loads(score)
+        return stored
 
     def steps(self, game_id: str) -> bytes | None:
         """A finished game's views at every step, if answered lately (see `keep_steps`)."""

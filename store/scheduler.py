@@ -15,11 +15,13 @@ dead processes left behind. Everything held is a lease that a killed process can
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import orjson
 import redis
 
 from store import keys
+from store.batch import Batch
 
 DRAINERS = 2
 CLAIM_S = 5.0
@@ -76,17 +78,27 @@ end
 return open_slot(KEYS[1], 4, a.flag_s)
 """
 
-# Take back lapsed claims, then take the oldest dirty game and claim it `until`; the drain
-# slot's flag (KEYS[3]) names its `worker` and lives `flag_s` while the job works. ARGV[1] is
-# {"now", "until", "flag_s", "worker"}.
+# Release the claims this drain took on the games it judged (`judged`: [game, until] pairs,
+# each released only if still its own), take back lapsed claims, then take the `count` oldest
+# dirty games and claim them `until`; the drain slot's flag (KEYS[3]) names its `worker` and
+# lives `flag_s` while the job works. ARGV[1] is {"now", "until", "flag_s", "worker", "count",
+# "judged"}.
 _CLAIM = _RECLAIM + """
 local a = cjson.decode(ARGV[1])
+for _, claim in ipairs(a.judged) do
+  if tonumber(redis.call('ZSCORE', KEYS[2], claim[1])) == tonumber(claim[2]) then
+    redis.call('ZREM', KEYS[2], claim[1])
+  end
+end
 reclaim(KEYS[1], KEYS[2], a.now)
 redis.call('SET', KEYS[3], a.worker, 'EX', a.flag_s)
-local found = redis.call('ZPOPMIN', KEYS[1])
-if #found == 0 then return false end
-redis.call('ZADD', KEYS[2], a['until'], found[1])
-return found[1]
+local found = redis.call('ZPOPMIN', KEYS[1], a.count)
+local games = {}
+for i = 1, #found, 2 do
+  redis.call('ZADD', KEYS[2], a['until'], found[i])
+  games[#games + 1] = found[i]
+end
+return games
 """
 
 # ARGV[1] is {"now"}.
@@ -140,6 +152,8 @@ class Scheduler:
         self._free_slots = client.register_script(_FREE_SLOTS)
         # The claims this object took and has not released: game -> when the claim lapses.
         self._claims: dict[str, str] = {}
+        # Claims on judged games, released by the next claim: [game, when it lapses].
+        self._judged: list[list[str]] = []
 
     def mark_dirty(self, game_id: str | None = None, unless_claimed: bool = False) -> int | None:
         """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
@@ -150,48 +164,51 @@ class Scheduler:
         runs one job at a time. Without a game it only opens a slot for games already waiting
         (a worker starting up). `unless_claimed` leaves a game a drain is judging to it.
         """
-        marked = {"now": time.time(), "flag_s": _FLAG_S, "unless_claimed": unless_claimed}
-        if game_id is not None:
-            marked["game"] = game_id
-        slot = self._mark_dirty(
-            keys=[keys.DIRTY, keys.CLAIMED, keys.BELL, *_flags()], args=[orjson.dumps(marked)]
-        )
-        return None if slot < 0 else int(slot)
+        return slot_of(self._mark_dirty(*_marking(game_id, unless_claimed)))
 
-    def next_dirty(self, slot: int, linger_s: float, worker: str = _QUEUED) -> str | None:
-        """Claim the game marked dirty longest ago, waiting up to `linger_s` for one to appear.
+    def queue_mark(self, batch: Batch, game_id: str) -> int:
+        """`mark_dirty` in a batch; `slot_of` reads its answer."""
+        keys_, args = _marking(game_id, False)
+        return batch.script(self._mark_dirty, keys_, args)
 
-        The claim lapses after `CLAIM_S`, so a game whose job died before judging it is not
-        lost: the next claim or heartbeat puts it back. Call `judged` once the game is judged.
-        Claiming is one script, so it cannot block; waiting blocks on the bell that marking a
-        game rings. `worker` names the process running the drain, for its slot's flag.
+    def next_dirty(
+        self, slot: int, linger_s: float, worker: str = _QUEUED, at_most: int = 1
+    ) -> list[str]:
+        """Claim up to `at_most` games, marked dirty longest ago first, waiting up to `linger_s`
+        for one to appear.
+
+        A claim lapses after `CLAIM_S`, so a game whose job died before judging it is not
+        lost: the next claim or heartbeat puts it back. Release a claim once its game is judged
+        (`judged`: the next claim does it without a round trip of its own). Claiming is one
+        script, so it cannot block; waiting blocks on the bell that marking a game rings.
+        `worker` names the process running the drain, for its slot's flag.
         """
         deadline = time.monotonic() + linger_s
         while True:
             now = time.time()
             # A string: a Lua number would reach Redis rounded, and the release compares it.
             until = repr(now + CLAIM_S)
+            released, self._judged = self._judged, []
             claimed = self._claim(
                 keys=[keys.DIRTY, keys.CLAIMED, keys.draining(slot)],
-                args=[orjson.dumps(
-                    {"now": now, "until": until, "flag_s": _FLAG_S, "worker": worker}
-                )],
+                args=[orjson.dumps({
+                    "now": now, "until": until, "flag_s": _FLAG_S, "worker": worker,
+                    "count": at_most, "judged": released,
+                })],
             )
             left = deadline - time.monotonic()
-            if claimed is not None:
-                self._claims[claimed.decode()] = until
-                return claimed.decode()
-            if left <= 0:
-                return None
+            if claimed or left <= 0:
+                games = [game.decode() for game in claimed]
+                self._claims.update(dict.fromkeys(games, until))
+                return games
             self.redis.blpop([keys.BELL], timeout=left)
 
     def judged(self, game_id: str) -> None:
-        """Release this drain's claim on a game it judged (a claim since taken by another drain
-        stays with it)."""
+        """Release this drain's claim on a game it judged, with its next claim (a claim since
+        taken by another drain stays with it)."""
         until = self._claims.pop(game_id, None)
         if until is not None:
-            released = {"game": game_id, "until": until}
-            self._release(keys=[keys.CLAIMED], args=[orjson.dumps(released)])
+            self._judged.append([game_id, until])
 
     def leave(self, game_id: str) -> None:
         """Leave this drain's claim on a game it could not judge to lapse, and another drain to
@@ -204,8 +221,11 @@ class Scheduler:
         return self._reclaim(keys=[keys.DIRTY, keys.CLAIMED], args=[orjson.dumps(now)])
 
     def drain_may_stop(self, slot: int, worker: str = _QUEUED) -> bool:
-        """Lower the slot's flag; False if a game was marked dirty meanwhile and this drain took
-        the flag back, so the caller must go on draining instead of stopping."""
+        """Release the claims on judged games and lower the slot's flag; False if a game was
+        marked dirty meanwhile and this drain took the flag back, so the caller must go on
+        draining instead of stopping."""
+        if self._judged:
+            self.next_dirty(slot, 0, worker, at_most=0)
         flag = keys.draining(slot)
         pipe = self.redis.pipeline(transaction=False)
         pipe.delete(flag)
@@ -235,3 +255,16 @@ class Scheduler:
 
 def _flags() -> list[str]:
     return [keys.draining(slot) for slot in range(DRAINERS)]
+
+
+def slot_of(answer: int) -> int | None:
+    """The drain slot a mark opened, from the marking script's answer."""
+    return None if answer < 0 else int(answer)
+
+
+def _marking(game_id: str | None, unless_claimed: bool) -> tuple[list[str], list[bytes]]:
+    marked: dict[str, Any] = {"now": time.time(), "flag_s": _FLAG_S,
+                              "unless_claimed": unless_claimed}
+    if game_id:
+        marked["game"] = game_id
+    return [keys.DIRTY, keys.CLAIMED, keys.BELL, *_flags()], [orjson.dumps(marked)]

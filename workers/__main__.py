@@ -29,7 +29,10 @@ from rq.serializers import JSONSerializer
 
 from store import Store
 from store.connection import cluster_url, redis_url
-from workers import presence
+from workers import (
+    jobs,  # noqa: F401  loaded now, or the first job would wait for the engine
+    presence,
+)
 from workers.queue import audit_queue, queue
 
 # RQ's upkeep (finding jobs whose worker died, so that an audit is run again) this often.

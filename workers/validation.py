@@ -1,37 +1,165 @@
 """Judging submissions: replay the pending part of a game's log through the rules engine.
 
-One call judges every submission not yet judged, in log order, and commits all verdicts, the
-`game-finished` entry when the game ends, and the refreshed projections in one atomic append.
-A game is judged by one worker at a time (a lock); the append refuses to write a verdict twice,
-so a job that runs twice, or two jobs that race, write nothing twice.
+A drain judges the games it claimed together, in two round trips whatever their number: one
+takes each game's lock and reads its pending submissions; once the engine has judged them, one
+commits every game's verdicts, its `game-finished` entry when it ends and its refreshed
+projections (each game in one atomic append) and releases the locks. A game is judged by one
+worker at a time (the lock); the append refuses to write a verdict twice, so a job that runs
+twice, or two jobs that race, write nothing twice.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
+
+from redis.exceptions import RedisError
 
 from engine import codec, log
 from engine.game import Game
 from store import Store
-from store.locks import Judging
-from store.log import Outcome
+from store.batch import Batch, checked
+from store.locks import Judging, Locked
+from store.log import Chained, Outcome, Writing
 from store.projections import Projection
-from workers import presence
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass
+class Judged:
+    """What judging a few games came to."""
+
+    written: int = 0  # verdicts
+    done: list[str] = field(default_factory=list)  # judged
+    again: list[str] = field(default_factory=list)  # more was submitted while they were judged
+    # Locked by another worker, or failing (a bug, logged): its claim is to be left to lapse,
+    # so that the game is judged again.
+    left: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Verdicts:
+    """One game's verdicts, queued in the commit."""
+
+    writing: Writing
+    chained: Chained
+    answer: int  # its index in the commit's answers
+    last: tuple[int, str]  # the last submission judged, and its hash
+    state: Any  # the state after it
+
+
+def judge(store: Store, game_ids: Sequence[str], worker: str = "") -> Judged:
+    """Judge the pending submissions of each game. When Redis goes away this raises: no other
+    game can be judged either."""
+    judged = Judged()
+    reads = Batch(store.redis)
+    # A game may be listed twice (judged again, and marked again meanwhile): it is judged once.
+    queued = {
+        g: store.locks.queue_judging(reads, g, _cached_seq(g), worker)
+        for g in dict.fromkeys(game_ids)
+    }
+    answers = reads.run()
+    commit = Batch(store.redis)
+    verdicts: dict[str, _Verdicts | None] = {}
+    submitted: dict[str, tuple[int, int]] = {}  # game -> (answer, last submission judged)
+    for game_id, (index, token) in queued.items():
+        try:
+            judging = store.locks.judging_of(checked(answers[index]), token)
+            pending = None if judging is None else _judge(store, game_id, judging, commit)
+        except Locked:
+            judged.left.append(game_id)
+            continue
+        except RedisError:
+            raise
+        except Exception:
+            _log.exception("judging game %s failed; it is tried again once its claim lapses",
+                           game_id)
+            judged.left.append(game_id)
+            store.locks.queue_release(commit, game_id, token)
+            continue
+        store.locks.queue_release(commit, game_id, token)
+        if judging is None:  # no such game
+            judged.done.append(game_id)
+            continue
+        verdicts[game_id] = pending
+        last = judging.judged if pending is None else pending.last[0]
+        submitted[game_id] = (store.log.queue_submitted(commit, game_id), last)
+    answers = commit.run()
+    for game_id, pending in verdicts.items():
+        judged.written += _settle(store, game_id, pending, answers)
+        index, last = submitted[game_id]
+        more = int(checked(answers[index]) or 0) > last
+        (judged.again if more else judged.done).append(game_id)
+    return judged
+
+
+def _judge(store: Store, game_id: str, judging: Judging, commit: Batch) -> _Verdicts | None:
+    """Judge the pending submissions of one game and queue their commit; None if none."""
+    judged = judging.judged
+    submissions = [e for e in judging.entries if e["type"] == log.SUBMITTED and e["seq"] > judged]
+    if not submissions:
+        return None
+    meta = judging.meta
+    game = log.rules(meta)
+    # The entries read start at the last judged submission, for its hash.
+    last = next((e["hash"] for e in judging.entries[:1] if e["seq"] == judged), None)
+    state = _resume(store, game, game_id, judging, (judged, last))
+    bodies: list[dict[str, Any]] = []
+    for submission in submissions:
+        state, body = log.verdict(game, state, submission)
+        bodies.append(body)
+    if game.is_over(state) and not judging.finished:
+        seed, decks = store.games.secret(game_id)  # two more round trips, once a game
+        bodies.append(log.finished(seed, decks))
+        store.games.finishing(game_id)
+    writing = Writing(
+        game_id,
+        tuple(bodies),
+        verdicts=tuple((s["seq"], i) for i, s in enumerate(submissions)),
+        projection=Projection.of(game, meta["players"], state, submissions[-1]["seq"]),
+    )
+    chained = writing.chained(int(meta["version"]), meta["hash"])
+    judged_now = (submissions[-1]["seq"], submissions[-1]["hash"])
+    return _Verdicts(writing, chained, store.log.queue_append(commit, chained), judged_now, state)
+
+
+def _resume(store: Store, game: Game, game_id: str, judging: Judging,
+            judged: tuple[int, str | None]) -> Any:
+    """The state after the last judged submission: this process's own if it still is that
+    very submission's (the read brought no stored state then), else the stored one."""
+    cached = _resumed.get(game_id)
+    if judging.state is None and cached is not None and cached[0] == judged:
+        return cached[1]
+    saved = judging.state if judging.state is not None else store.projections.state(game_id)[1]
+    return codec.decode(game.state_type, saved)
+
+
+def _settle(store: Store, game_id: str, pending: _Verdicts | None, answers: list[Any]) -> int:
+    """The verdicts a game's commit wrote. When a submission landed between the read and the
+    commit the verdicts still hold (they judge the submissions before it): chain them again."""
+    if pending is None:
+        return 0
+    appended = pending.chained.outcome(checked(answers[pending.answer]))
+    if appended.outcome == Outcome.MOVED:
+        appended = store.log.write(pending.writing)
+    if appended.outcome != Outcome.OK:
+        _resumed.pop(game_id, None)
+        return 0
+    _remember(game_id, pending.last, pending.state)
+    return len(pending.writing.verdicts)
 
 
 def judge_pending(store: Store, game_id: str) -> int:
-    """Judge what is pending in `game_id`; the number of verdicts written.
-
-    Raises `Locked` when another worker holds the game's lock.
-    """
-    judging = store.locks.judging(game_id, presence.me())
-    if judging is None:
-        return 0
-    try:
-        return _judge(store, game_id, judging)
-    finally:
-        store.locks.release(game_id, judging.lock)
+    """Judge what is pending in one game; the number of verdicts written. Raises `Locked`
+    when another worker holds the game's lock."""
+    judged = judge(store, [game_id])
+    if judged.left:
+        raise Locked(game_id)
+    return judged.written
 
 
 def has_pending(store: Store, game_id: str) -> bool:
@@ -49,44 +177,12 @@ _resumed: OrderedDict[str, tuple[tuple[int, str | None], Any]] = OrderedDict()
 _RESUMED_GAMES = 2048
 
 
-def _judge(store: Store, game_id: str, judging: Judging) -> int:
-    meta = judging.meta
-    game = log.rules(meta)
-    judged = judging.judged
-    # From the last judged submission on, for its hash.
-    entries = store.log.entries(game_id, after=max(judged - 1, 1))
-    last = next((e["hash"] for e in entries[:1] if e["seq"] == judged), None)
-    submissions = [e for e in entries if e["type"] == log.SUBMITTED and e["seq"] > judged]
-    if not submissions:
-        return 0
-    state = _resume(store, game, game_id, (judged, last))
-    bodies: list[dict[str, Any]] = []
-    for submission in submissions:
-        state, body = log.verdict(game, state, submission)
-        bodies.append(body)
-    if game.is_over(state) and not judging.finished:
-        bodies.append(log.finished(judging.seed, judging.decks))
-        store.games.finishing(game_id)
-    appended = store.log.append(
-        game_id,
-        bodies,
-        verdicts=[(s["seq"], i) for i, s in enumerate(submissions)],
-        projection=Projection.of(game, meta["players"], state, submissions[-1]["seq"]),
-        based_on=(int(meta["version"]), meta["hash"]),
-    )
-    if appended.outcome != Outcome.OK:
-        _resumed.pop(game_id, None)
-        return 0
-    _remember(game_id, (submissions[-1]["seq"], submissions[-1]["hash"]), state)
-    return len(submissions)
-
-
-def _resume(store: Store, game: Game, game_id: str, judged: tuple[int, str | None]) -> Any:
+def _cached_seq(game_id: str) -> int:
     cached = _resumed.get(game_id)
-    if cached is not None and cached[0] == judged:
-        _resumed.move_to_end(game_id)
-        return cached[1]
-    return codec.decode(game.state_type, store.projections.state(game_id)[1])
+    if cached is None:
+        return -1
+    _resumed.move_to_end(game_id)
+    return cached[0][0]
 
 
 def _remember(game_id: str, judged: tuple[int, str], state: Any) -> None:

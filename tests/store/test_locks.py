@@ -6,8 +6,15 @@ import pytest
 
 from store import keys
 from store.audits import TTL_S, AuditStatus
+from store.batch import Batch
 from store.locks import Locked
-from tests.store.conftest import new_game
+from tests.store.conftest import new_game, submit
+
+
+def judging(store, game_id, cached=-1):
+    batch = Batch(store.redis)
+    index, token = store.locks.queue_judging(batch, game_id, cached)
+    return store.locks.judging_of(batch.run()[index], token)
 
 
 def test_a_locked_game_cannot_be_taken_for_judging_until_its_holder_releases_it(store):
@@ -15,18 +22,29 @@ def test_a_locked_game_cannot_be_taken_for_judging_until_its_holder_releases_it(
     token = store.locks.take(game_id)
     assert token is not None
     with pytest.raises(Locked):
-        store.locks.judging(game_id)
+        judging(store, game_id)
     store.locks.release(game_id, "not-the-holder")
     assert store.locks.take(game_id) is None
     store.locks.release(game_id, token)
-    judging = store.locks.judging(game_id)
-    assert (judging.judged, judging.finished, judging.seed) == (0, False, "s")
+    taken = judging(store, game_id)
+    assert (taken.judged, taken.finished, taken.meta["game"]) == (0, False, "coloretto")
     assert store.locks.take(game_id) is None  # judging holds the lock
-    store.locks.release(game_id, judging.lock)
+    store.locks.release(game_id, taken.lock)
+
+
+def test_judging_reads_the_pending_entries_and_the_state_only_when_the_caller_lacks_it(store):
+    game_id = new_game(store)
+    submit(store, game_id)
+    cold = judging(store, game_id)
+    assert [e["type"] for e in cold.entries] == ["game-created", "move-submitted"]
+    assert cold.state is not None
+    store.locks.release(game_id, cold.lock)
+    warm = judging(store, game_id, cached=0)
+    assert warm.entries == cold.entries and warm.state is None
 
 
 def test_a_game_that_does_not_exist_is_not_judged_and_not_left_locked(store):
-    assert store.locks.judging("nowhere") is None
+    assert judging(store, "nowhere") is None
     assert store.redis.keys("*nowhere*") == []
 
 

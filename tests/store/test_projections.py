@@ -17,7 +17,17 @@ def test_a_new_games_projections_describe_its_deal(store):
     assert orjson.loads(view)["you"] is not None
     at, state = store.projections.state(game_id)
     assert at == 1 and codec.decode(GAMES["coloretto"].state_type, state).drawn is None
-    assert orjson.loads(store.projections.score(game_id))["final"] is False
+
+
+def test_a_kept_score_is_read_only_at_the_version_it_was_computed_for(store):
+    game_id = new_game(store)
+    assert store.projections.score(game_id) is None  # nobody read it yet
+    store.projections.keep_score(game_id, 1, b'{"final":false}')
+    assert store.projections.score(game_id) == b'{"final":false}'
+    assert store.projections.stored(game_id, ())["score"] == {"final": False}
+    store.projections.keep_score(game_id, 0, b'{"final":true}')  # computed before a verdict
+    assert store.projections.score(game_id) is None
+    assert "score" not in store.projections.stored(game_id, ())
 
 
 def test_projections_written_with_an_append_describe_the_version_it_reaches(store):

@@ -14,11 +14,11 @@ def test_a_waiting_drain_is_woken_by_the_bell_a_marked_game_rings(store):
     scheduler.mark_dirty("first")
     scheduler.mark_dirty("first")
     assert store.redis.llen(BELL) == 1  # one token wakes a waiter; it never piles up
-    assert scheduler.next_dirty(0, linger_s=0) == "first"
+    assert scheduler.next_dirty(0, linger_s=0) == ["first"]
     store.redis.delete(BELL)
     later = threading.Timer(0.2, scheduler.mark_dirty, ["second"])
     later.start()
-    assert scheduler.next_dirty(0, linger_s=30) == "second"
+    assert scheduler.next_dirty(0, linger_s=30) == ["second"]
     later.join()
 
 
@@ -37,7 +37,7 @@ def test_games_are_claimed_oldest_first_and_a_lapsed_claim_is_put_back(store):
         scheduler.mark_dirty("old")
     with freeze_time("2026-11-23 10:00:01", tick=True):
         scheduler.mark_dirty("new")
-        assert scheduler.next_dirty(0, linger_s=0) == "old"
+        assert scheduler.next_dirty(0, linger_s=0) == ["old"]
         assert scheduler.reclaim_lapsed() == 0
     with freeze_time("2026-11-23 10:01:00", tick=True):
         assert scheduler.reclaim_lapsed() == 1
@@ -45,11 +45,25 @@ def test_games_are_claimed_oldest_first_and_a_lapsed_claim_is_put_back(store):
     assert store.redis.zcard(CLAIMED) == 0
 
 
-def test_a_judged_game_is_no_longer_claimed(store):
-    store.scheduler.mark_dirty("g")
-    assert store.scheduler.next_dirty(0, linger_s=0) == "g"
-    store.scheduler.judged("g")
+def test_a_judged_game_is_no_longer_claimed_once_its_drain_claims_again_or_stops(store):
+    scheduler = store.scheduler
+    scheduler.mark_dirty("g")
+    assert scheduler.next_dirty(0, linger_s=0) == ["g"]
+    scheduler.judged("g")
+    assert store.redis.zcard(CLAIMED) == 1  # released without a round trip of its own...
+    assert scheduler.drain_may_stop(0) is True  # ...by the next claim, or when the drain stops
     assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
+
+
+def test_a_drain_claims_several_games_at_once_and_releases_them_with_its_next_claim(store):
+    scheduler = store.scheduler
+    for game in ("a", "b", "c"):
+        scheduler.mark_dirty(game)
+    assert scheduler.next_dirty(0, linger_s=0, at_most=2) == ["a", "b"]
+    scheduler.judged("a")
+    scheduler.judged("b")
+    assert scheduler.next_dirty(0, linger_s=0, at_most=2) == ["c"]
+    assert store.redis.zrange(CLAIMED, 0, -1) == [b"c"]
 
 
 def test_a_drain_stops_only_when_no_game_waits(store):
@@ -64,24 +78,26 @@ def test_a_claim_that_lapsed_is_taken_back_by_the_next_claim_first_in_line(store
     scheduler = store.scheduler
     with freeze_time("2026-11-23 10:00:00", tick=True):
         scheduler.mark_dirty("stranded")
-        assert scheduler.next_dirty(0, linger_s=0) == "stranded"  # ...and its drain dies
+        assert scheduler.next_dirty(0, linger_s=0) == ["stranded"]  # ...and its drain dies
     with freeze_time("2026-11-23 10:00:30", tick=True):
         scheduler.mark_dirty("later")
-        assert scheduler.next_dirty(1, linger_s=0) == "stranded"
-        assert scheduler.next_dirty(1, linger_s=0) == "later"
+        assert scheduler.next_dirty(1, linger_s=0) == ["stranded"]
+        assert scheduler.next_dirty(1, linger_s=0) == ["later"]
 
 
 def test_only_the_drain_holding_a_claim_releases_it(store):
     slow = store.scheduler
     with freeze_time("2026-11-23 10:00:00", tick=True):
         slow.mark_dirty("g")
-        assert slow.next_dirty(0, linger_s=0) == "g"
+        assert slow.next_dirty(0, linger_s=0) == ["g"]
     other = Store(store.redis).scheduler
     with freeze_time("2026-11-23 10:00:30", tick=True):
-        assert other.next_dirty(1, linger_s=0) == "g"  # the slow drain's claim had lapsed
+        assert other.next_dirty(1, linger_s=0) == ["g"]  # the slow drain's claim had lapsed
         slow.judged("g")
+        assert slow.next_dirty(0, linger_s=0) == []
         assert store.redis.zscore(CLAIMED, "g") is not None
         other.judged("g")
+        assert other.next_dirty(1, linger_s=0) == []
     assert store.redis.zcard(CLAIMED) == 0
 
 

@@ -50,7 +50,7 @@ def test_a_game_claimed_by_a_job_that_died_is_judged_once_its_claim_lapses(store
     game_id = pending_game(store)
     store.scheduler.mark_dirty(game_id)
     with freeze_time("2026-11-23 10:00:00", tick=True):
-        assert store.scheduler.next_dirty(0, linger_s=0) == game_id  # ...and the job dies here
+        assert store.scheduler.next_dirty(0, linger_s=0) == [game_id]  # ...and the job dies here
     with freeze_time("2026-11-23 10:00:02", tick=True):
         assert jobs.drain() == 0  # still claimed: nobody else judges it yet
         assert verdicts(store, game_id) == []

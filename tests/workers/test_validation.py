@@ -14,7 +14,7 @@ from store import Store, keys
 from store.locks import Locked
 from store.projections import Status
 from workers import jobs
-from workers.validation import has_pending, judge_pending
+from workers.validation import has_pending, judge, judge_pending
 
 
 @pytest.fixture
@@ -122,3 +122,13 @@ def test_a_log_rewritten_by_a_failover_is_not_resumed_from_memory(store, redis_u
     assert submit(store, game_id, 0, {"type": "draw"}) == 4
     assert judge_pending(store, game_id) == 1
     assert kinds(store, game_id)[2:] == ["move-rejected", "move-submitted", "move-accepted"]
+
+
+def test_a_game_listed_twice_is_judged_once_and_left_unlocked(store):
+    """A drain judges a game again when more was submitted meanwhile, and that game may have
+    been claimed again too."""
+    game_id = new_game(store, seed="twice")
+    submit(store, game_id, 0, {"type": "draw"})
+    assert judge(store, [game_id, game_id]).written == 1
+    assert kinds(store, game_id)[-1] == "move-accepted"
+    assert store.locks.take(game_id) is not None

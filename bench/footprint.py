@@ -1,0 +1,62 @@
+"""What the stored games cost in Redis, against the bytes of their entries' canonical JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+
+from bench.ceiling import PREFIX
+
+
+@dataclass(frozen=True)
+class Memory:
+    entries: int
+    entry_bytes: int  # their canonical JSON, as the log holds it
+    used: int  # growth of INFO memory's used_memory since the baseline
+    logs: int  # MEMORY USAGE of the log streams alone
+    played: int  # growth of used_memory while moves were posted to games already created
+    moves: int  # the entries past each game's first, and their bytes
+    move_bytes: int
+
+    def lines(self) -> list[str]:
+        mean = self.entry_bytes / self.entries
+        return [
+            f"{self.entries} entries, {mean:.0f} bytes of canonical JSON each on average",
+            f"used_memory growth {self.used / self.entries:8.0f} bytes an entry"
+            f"   {self.used / self.entry_bytes:5.2f} x its JSON   (everything: logs, meta,"
+            " projections, indexes)",
+            f"while moves played {self.played / self.moves:8.0f} bytes an entry"
+            f"   {self.played / self.move_bytes:5.2f} x its JSON   (what a move adds: its entries,"
+            " projections, indexes)",
+            f"the log streams    {self.logs / self.entries:8.0f} bytes an entry"
+            f"   {self.logs / self.entry_bytes:5.2f} x its JSON",
+        ]
+
+
+def used_memory(connection: redis.Redis) -> int:
+    return int(connection.info("memory")["used_memory"])
+
+
+def forget_ceiling(connection: redis.Redis) -> None:
+    """The ceiling's streams are no part of what the service stores."""
+    for key in connection.scan_iter(match=PREFIX + "*", count=1000):
+        connection.unlink(key)
+
+
+def measure(connection: redis.Redis, baseline: int, played: int) -> Memory:
+    """Every stored game's entries against the memory they took: since `baseline` (before any
+    game was created), and `played` while moves were posted to games already created."""
+    entries = entry_bytes = logs = created = created_bytes = 0
+    for key in connection.scan_iter(match="tl:*:log", count=1000):
+        logs += connection.memory_usage(key, samples=0)
+        after: bytes | str = "-"
+        while found := connection.xrange(key, min=after, count=1000):
+            if after == "-":
+                created, created_bytes = created + 1, created_bytes + len(found[0][1][b"e"])
+            entries += len(found)
+            entry_bytes += sum(len(fields[b"e"]) for _, fields in found)
+            after = b"(" + found[-1][0]
+    used = used_memory(connection) - baseline
+    return Memory(entries, entry_bytes, used, logs, played, entries - created,
+                  entry_bytes - created_bytes)

@@ -1,0 +1,92 @@
+"""The processes a benchmark run measures: its own redis-server, the Procfile's web, worker and
+auditor entries, and the ceiling app served by the same gunicorn command as the web."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import redis
+
+from bench.client import Client
+
+ROOT = Path(__file__).resolve().parents[1]
+_SERVICE_APP = '"service:create_app()"'
+_CEILING_APP = '"bench.ceiling:create_app()"'
+
+
+@dataclass(frozen=True)
+class Stack:
+    redis_url: str
+    service: str  # base URLs
+    ceiling: str
+
+
+def procfile() -> dict[str, str]:
+    lines = (ROOT / "Procfile").read_text().splitlines()
+    return {name: cmd.strip() for name, cmd in (line.split(":", 1) for line in lines if line)}
+
+
+@contextmanager
+def running(workers: int, redis_port: int | None, web_port: int | None) -> Iterator[Stack]:
+    """Everything up and answering, stopped (by pid) on the way out. The ceiling listens next
+    to the web; ports not given are free ones."""
+    redis_port = redis_port or free_port()
+    web_port, ceiling_port = (web_port, web_port + 1) if web_port else (free_port(), free_port())
+    procs = [subprocess.Popen(
+        [shutil.which("redis-server"), "--port", str(redis_port), "--bind", "127.0.0.1",
+         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)]
+    url = f"redis://127.0.0.1:{redis_port}/0"
+    try:
+        entries = procfile()
+        web = entries["web"]
+        if _SERVICE_APP not in web:
+            raise SystemExit(f"the Procfile's web entry no longer serves {_SERVICE_APP}")
+        procs.append(_start(web, url, web_port))
+        procs.append(_start(web.replace(_SERVICE_APP, _CEILING_APP), url, ceiling_port))
+        procs += [_start(entries["worker"], url, 0) for _ in range(workers)]
+        procs.append(_start(entries["auditor"], url, 0))
+        stack = Stack(url, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{ceiling_port}")
+        _wait_until_up(stack, workers)
+        yield stack
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(10)
+
+
+def _start(command: str, redis_url: str, port: int) -> subprocess.Popen:
+    env = {**os.environ, "PORT": str(port), "REDIS_URL": redis_url,
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.Popen(["bash", "-c", "exec " + command], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_until_up(stack: Stack, workers: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            health = Client(stack.service).get("/healthz")
+            Client(stack.ceiling).post("/v1/games/up/moves", b"{}")
+            if health["workers"] >= workers and health["auditors"]:
+                redis.Redis.from_url(stack.redis_url).delete("bench:ceiling:up")
+                return
+        except (OSError, KeyError, TypeError, ValueError):
+            pass
+        time.sleep(0.1)
+    raise SystemExit("the service, the ceiling or the workers did not come up within 60 s")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -1,0 +1,60 @@
+"""Several commands and store scripts sent to Redis in one round trip.
+
+redis-py's own pipelines ask Redis whether it knows every script before each run (one more
+round trip each time); a `Batch` sends EVALSHA straight away and, only when Redis answers that
+it does not know a script (it restarted, or never ran it), loads its scripts and sends again
+the steps that failed so, and only those: a step that ran must not run twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import redis
+from redis.client import Pipeline
+from redis.commands.core import Script
+from redis.exceptions import NoScriptError
+
+
+class Batch:
+    def __init__(self, client: redis.Redis):
+        self.client = client
+        self._steps: list[Callable[[Pipeline], Any]] = []
+        self._scripts: dict[int, Script] = {}
+
+    def add(self, step: Callable[[Pipeline], Any]) -> int:
+        """Queue one command (`step` calls it on the pipeline); the index of its answer."""
+        self._steps.append(step)
+        return len(self._steps) - 1
+
+    def script(self, script: Script, keys: Sequence[str], args: Sequence[Any]) -> int:
+        self._scripts[id(script)] = script
+        return self.add(lambda pipe: pipe.evalsha(script.sha, len(keys), *keys, *args))
+
+    def run(self) -> list[Any]:
+        """Every step's answer, in order; a step that failed answers its exception."""
+        if not self._steps:
+            return []
+        answers = self._send(self._steps)
+        unknown = [i for i, answer in enumerate(answers) if isinstance(answer, NoScriptError)]
+        if unknown:
+            for script in self._scripts.values():
+                script.sha = self.client.script_load(script.script)
+            for i, answer in zip(unknown, self._send([self._steps[i] for i in unknown]),
+                                 strict=True):
+                answers[i] = answer
+        return answers
+
+    def _send(self, steps: list[Callable[[Pipeline], Any]]) -> list[Any]:
+        pipe = self.client.pipeline(transaction=False)
+        for step in steps:
+            step(pipe)
+        return pipe.execute(raise_on_error=False)
+
+
+def checked(answer: Any) -> Any:
+    """A step's answer, raising the error it failed with."""
+    if isinstance(answer, Exception):
+        raise answer
+    return answer

@@ -1,0 +1,37 @@
+"""The benchmark's smoke: `bench.run` for a second a side with a few clients, so that it never
+rots. It checks that every figure is printed, never what it says: timings are not tested."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+_NUMBER = r"[\d.]+"
+_FIGURES = {
+    "ceiling": rf"ceiling\s+{_NUMBER}/s\s+p50\s+{_NUMBER} ms\s+p99\s+{_NUMBER} ms",
+    "service": rf"service\s+{_NUMBER}/s\s+p50\s+{_NUMBER} ms\s+p99\s+{_NUMBER} ms",
+    "ratios": rf"service/ceiling:\s+{_NUMBER} x the answers a second,\s+{_NUMBER} x the p50",
+    "memory": rf"used_memory growth\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
+    "moves": rf"while moves played\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
+    "logs": rf"the log streams\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
+    "late verdict": rf"p50 at move ~30\s+{_NUMBER} ms\s+at move ~10\s+{_NUMBER} ms\s+ratio",
+    "audit": rf"min\s+{_NUMBER} ms\s+median\s+{_NUMBER} ms\s+max\s+{_NUMBER} ms",
+    "engine": rf"coloretto\s+4 players\s+{_NUMBER} moves/s\s+rebuild of a finished game",
+}
+
+
+def test_the_benchmark_prints_every_figure():
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.run", "--seconds", "1", "--rounds", "1", "--clients", "3",
+         "--games-per-client", "1", "--client-processes", "1", "--workers", "1",
+         "--options", '{"deals": 1}', "--long-at", "30", "--audits", "1", "--playouts", "1",
+         "--titles", "coloretto"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    missing = [name for name, figure in _FIGURES.items() if not re.search(figure, run.stdout)]
+    assert not missing, run.stdout
+    assert len(re.findall(_FIGURES["service"], run.stdout)) == 2  # one client, then three
