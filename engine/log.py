@@ -72,6 +72,9 @@ def decks_commitment(decks: Sequence[Sequence[str]]) -> str | None:
     return hashlib.sha256(canonical({"decks": decks})).hexdigest() if decks else None
 
 
+_FIRST = 1
+
+
 class UnknownRules(Exception):
     """A log names rules this engine does not hold. Replaying it under others could change its
     verdicts, so it is not replayed at all."""
@@ -85,8 +88,10 @@ class UnknownRules(Exception):
 
 def rules(created: Mapping[str, Any]) -> Game:
     """The rules a game was played by: the version its `game-created` entry records (a game's
-    stored meta, copied from that entry, names it the same way)."""
-    name, version = created.get("game"), created.get("rules_version")
+    stored meta, copied from that entry, names it the same way). A game recorded before versions
+    were kept was played by the first version of its rules, and is read as naming it."""
+    name = created.get("game")
+    version = created.get("rules_version", f"{name}/{_FIRST}")
     game = RULES.get(version) if isinstance(version, str) else None
     if game is None or game.name != name:
         held = sorted(v for v, g in RULES.items() if g.name == name)

@@ -33,13 +33,26 @@ class Api(flask_smorest.Api):
         # flask-smorest's own would say application/json, and `default` is any refusal.
         for status in HTTPStatus:
             if status >= 400:
-                self.spec.components.response(status.name, _problem(status.phrase), lazy=True)
+                says = _WHY.get(status, status.phrase)
+                self.spec.components.response(status.name, _problem(says), lazy=True)
         self.spec.components.response(
             self.DEFAULT_ERROR_RESPONSE_NAME, _problem("a refusal"), lazy=True
         )
 
     def _register_pagination_header(self) -> None:
         """None: pages are plain fields of their answers (`next`), not flask-smorest's header."""
+
+
+# The refusals every route about a game can give, by the `code` a client branches on.
+_WHY = {
+    HTTPStatus.UNAUTHORIZED: "a token this game does not know (`bad-token`)",
+    HTTPStatus.NOT_FOUND: "no such game (`game-not-found`), or no such part of it",
+    HTTPStatus.UNPROCESSABLE_ENTITY: (
+        "a move the rules reject (the rule broken is its `code`), a reused Idempotency-Key"
+        " (`idempotency-key-reused`), or a game recorded under rules this server does not hold"
+        " (`unknown-rules-version`): it is never replayed under others"
+    ),
+}
 
 
 def _problem(description: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from http import HTTPStatus
 from typing import Any
 
 import flask_smorest
@@ -30,17 +31,25 @@ def store() -> Store:
     return current_app.extensions["store"]
 
 
+# Whatever a route about a game does, its game may be missing, its token wrong, or its rules
+# unknown to this server (engine.log.UnknownRules).
+_ABOUT_GAME = {str(s.value): s.name for s in (
+    HTTPStatus.UNAUTHORIZED, HTTPStatus.NOT_FOUND, HTTPStatus.UNPROCESSABLE_ENTITY)}
+
+
 def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
     """Put right under the route: the view gets the game as its caller sees it instead of
     `game_id`, looked up (and the token checked) before any input is read, and the route
-    documents the token."""
+    documents the token and the refusals any route about a game may give."""
 
     @functools.wraps(view)
     def looked_up(game_id: str, **rest: Any) -> Response:
         game = seen(store(), game_id, request.headers.get("Authorization", ""))
         return view(game, **rest)
 
-    return flask_smorest.Blueprint.doc(security=[{}, {TOKEN: []}])(looked_up)
+    documented = flask_smorest.Blueprint.doc(security=[{}, {TOKEN: []}], responses=_ABOUT_GAME)
+    return documented(looked_up)
+
 
 
 class Parser(FlaskParser):

@@ -138,3 +138,16 @@ def test_the_limits_shown_are_the_limits_enforced(client):
 
 def _parameter(spec, path, method, name):
     return next(p for p in spec["paths"][path][method]["parameters"] if p["name"] == name)
+
+
+def test_every_route_about_a_game_documents_its_refusals(client):
+    spec = client.get("/openapi.json").json
+    about_games = [op for path, ops in spec["paths"].items()
+                   if path.startswith("/v1/games/{game_id}")
+                   for method, op in ops.items() if method != "parameters"]
+    assert len(about_games) > 10
+    for operation in about_games:
+        assert {"401", "404", "422"} <= set(operation["responses"]), operation["summary"]
+    refusals = spec["components"]["responses"]
+    assert "`unknown-rules-version`" in refusals["UNPROCESSABLE_ENTITY"]["description"]
+    assert "`game-not-found`" in refusals["NOT_FOUND"]["description"]

@@ -55,3 +55,14 @@ def test_a_replay_under_rules_this_server_lacks_is_refused_not_replayed(client):
     answer = client.post("/v1/replays/views", json=doc)
     assert answer.status_code == 422 and answer.json["code"] == "unknown-rules-version"
     assert "no rules of that game" in answer.json["detail"]
+
+
+
+def test_a_game_stored_before_rules_versions_is_read_under_the_first(client, redis_url):
+    game = create(client)
+    game.move(0, {"type": "draw"})
+    redis.Redis.from_url(redis_url).hdel(keys.game(game.id).meta, "rules_version")
+    assert client.get(game.url("/state")).status_code == 200
+    assert game.move(0, {"type": "place", "row": 0}).status_code == 201
+    assert log.rules({"game": "coloretto"}) is log.rules({"game": "coloretto",
+                                                          "rules_version": "coloretto/1"})
