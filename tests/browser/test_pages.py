@@ -174,7 +174,7 @@ def test_a_rejected_move_is_shown_with_its_rule(context, web, client):
     assert "ann's draw was rejected: " in rejected.text_content()
 
 
-def test_a_downloaded_replay_opens_as_a_file_and_a_tampered_one_is_flagged(context, web, client):
+def test_a_replay_opens_from_the_picker_and_a_tampered_one_dropped_is_flagged(context, web, client):
     seat_links, spectator_link = create_from_home(context, web, "coloretto")
     game = Game(client, {"id": game_id(spectator_link)},
                 {seat: token(link) for seat, link in enumerate(seat_links)})
@@ -200,19 +200,30 @@ def test_a_downloaded_replay_opens_as_a_file_and_a_tampered_one_is_flagged(conte
     take = next(e for e in document["entries"]
                 if e["type"] == "move-accepted" and e["effects"][0]["type"] == "took")
     take["effects"][0]["cards"] = ["+2", "+2", "+2"]
-    flagged = upload(context, web, document)
+    flagged = upload(context, web, document, dropped=True)
     assert flagged.locator("#report-ok").get_attribute("data-ok") == "false"
     assert flagged.locator(f".mismatch[data-seq='{take['seq']}']").count() >= 1
     assert flagged.locator(f"#log li.broken[data-seq='{take['seq']}']").count() == 1
     assert f"entry {take['seq']} (hash)" in flagged.locator("#message").text_content()
 
 
-def upload(context, web, document):
+def upload(context, web, document, dropped=False):
+    """Open a replay document on /replay, through the file picker or dropped on its zone."""
     page = context.new_page()
     page.goto(web + "/replay")
-    page.set_input_files("#replay-file", files=[{
-        "name": "replay.json", "mimeType": "application/json",
-        "buffer": json.dumps(document).encode()}])
+    text = json.dumps(document)
+    if dropped:
+        files = page.evaluate_handle("""(text) => {
+            const files = new DataTransfer();
+            files.items.add(new File([text], "replay.json", {type: "application/json"}));
+            return files;
+        }""", text)
+        page.dispatch_event("#drop", "dragover", {"dataTransfer": files})
+        assert "over" in page.locator("#drop").get_attribute("class")
+        page.dispatch_event("#drop", "drop", {"dataTransfer": files})
+    else:
+        page.set_input_files("#replay-file", files=[{
+            "name": "replay.json", "mimeType": "application/json", "buffer": text.encode()}])
     page.wait_for_selector("#report-ok")
     return ready(page)
 
