@@ -9,7 +9,7 @@ PORT ?= 8000
 # The Procfile's commands (gunicorn, python) are this virtualenv's.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run test test-engine bench lint redis-server chromium
+.PHONY: run redis stop-redis test test-engine bench lint redis-server chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # A Debian package, installed when its command is missing: redis-server for the suite (it starts
-# its own on a free port) and for `make run` when no Redis answers; chromium for the browser
+# its own on a free port) and for `make run`'s own Redis; chromium for the browser
 # tests (Playwright drives Debian's chromium: it cannot download a browser of its own here).
 apt_install = command -v $(1) >/dev/null || { \
 	  echo "installing $(1)"; \
@@ -31,15 +31,27 @@ redis-server:
 chromium:
 	@$(call apt_install,chromium)
 
-# With REDIS_URL unset, use 127.0.0.1:6379, starting a local redis-server if nothing answers.
+# The project's own Redis: durable (redis.conf: an append-only file), its data in .run/redis/
+# and on a port of its own, so that neither a Redis already on 6379 nor a restart loses a game.
+# Started once and left running (`make stop-redis` stops it).
+REDIS_PORT ?= 6390
+REDIS_DIR := $(abspath .run/redis)
+
+redis: redis-server
+	@mkdir -p $(REDIS_DIR)
+	@redis-cli -p $(REDIS_PORT) ping >/dev/null 2>&1 || { \
+	  echo "starting the project's Redis on 127.0.0.1:$(REDIS_PORT), data in .run/redis/"; \
+	  redis-server redis.conf --port $(REDIS_PORT) --dir $(REDIS_DIR) --daemonize yes \
+	    --pidfile $(REDIS_DIR)/redis.pid --logfile $(REDIS_DIR)/redis.log; }
+
+# SHUTDOWN writes the append-only file out before Redis exits.
+stop-redis:
+	@redis-cli -p $(REDIS_PORT) shutdown 2>/dev/null || echo "no Redis answers on $(REDIS_PORT)"
+
+# With REDIS_URL unset, the project's own Redis (above).
 run: $(STAMP) redis-server
 	@if [ -z "$$REDIS_URL" ]; then \
-	  export REDIS_URL=redis://127.0.0.1:6379/0; \
-	  if ! $(BIN)/python -c "import redis; redis.Redis(socket_timeout=1).ping()" 2>/dev/null; then \
-	    mkdir -p .run; echo "nothing answers on 127.0.0.1:6379: starting a local redis-server"; \
-	    redis-server --port 6379 --bind 127.0.0.1 --save "" --appendonly no \
-	      --dir "$$PWD/.run" --daemonize yes --logfile "$$PWD/.run/redis.log"; \
-	  fi; \
+	  $(MAKE) --no-print-directory redis && export REDIS_URL=redis://127.0.0.1:$(REDIS_PORT)/0; \
 	fi; \
 	exec $(BIN)/honcho start -p $(PORT) -c web=1,worker=2
 

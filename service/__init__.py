@@ -18,6 +18,7 @@ from schemas import api
 from service import audits, games, meta, moves, openapi, pages
 from store import Store
 from store.connection import cluster_url, redis_url
+from store.health import forgetting
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS
 
 
@@ -52,6 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         replica_acks=app.config["REPLICA_ACKS"],
         replica_ack_ms=app.config["REPLICA_ACK_MS"],
     )
+    if warning := forgetting(app.extensions["store"].redis):
+        app.logger.warning(warning)
     openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)

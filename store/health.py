@@ -1,4 +1,5 @@
-"""What /healthz reports of the store: the moves waiting for a verdict, and the age of the oldest.
+"""What /healthz reports of the store: the moves waiting for a verdict, the age of the oldest, and
+whether Redis keeps what it is told (which the processes also warn of when they start).
 
 The games waiting are those marked dirty or claimed by a drain; the submissions of the
 longest-waiting of them (`_LOOKED_AT`) are counted from their logs, so the report costs three
@@ -67,3 +68,20 @@ def persistence(client: redis.Redis) -> str:
         return "rdb" if client.config_get("save").get("save") else "none"
     except redis.ResponseError:
         return "unknown"
+
+
+def forgetting(client: redis.Redis) -> str | None:
+    """What a process starting on this Redis should warn of: that a restart of Redis would lose
+    every game, or the moves since its last snapshot; None when it keeps an append-only file,
+    cannot be asked, or does not answer yet (the process says so when it needs it)."""
+    try:
+        kept = persistence(client)
+    except redis.RedisError:
+        return None
+    if kept == "none":
+        return ("this Redis keeps nothing on disk (no append-only file, no snapshots): a restart"
+                " of it loses every game; run it with the project's redis.conf (`make run` does)")
+    if kept == "rdb":
+        return ("this Redis keeps snapshots only (no append-only file): a restart of it loses"
+                " the moves made since the last one; see the project's redis.conf")
+    return None

@@ -30,27 +30,31 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory):
+def start_redis(port: int, *options: str) -> subprocess.Popen:
+    """redis-server on 127.0.0.1:`port` (with `options`: a config file first, then flags),
+    answering; the caller stops it by its pid."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.fail("redis-server is not installed: run `make test`, which installs it")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(tmp_path_factory.mktemp("redis"))],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
+    proc = subprocess.Popen([server, *options, "--port", str(port), "--bind", "127.0.0.1"],
+                            stdout=subprocess.DEVNULL)
+    client = redis.Redis(port=port)
     for _ in range(200):
         try:
             client.ping()
             break
         except redis.ConnectionError:
             time.sleep(0.02)
-    yield url
     client.close()
+    return proc
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory):
+    port = _free_port()
+    proc = start_redis(port, "--save", "", "--appendonly", "no",
+                       "--dir", str(tmp_path_factory.mktemp("redis")))
+    yield f"redis://127.0.0.1:{port}/0"
     proc.terminate()
     proc.wait(10)
 

@@ -29,6 +29,7 @@ from rq.serializers import JSONSerializer
 
 from store import Store
 from store.connection import cluster_url, redis_url
+from store.health import forgetting
 from workers import (
     jobs,  # noqa: F401  loaded now, or the first job would wait for the engine
     presence,
@@ -63,6 +64,8 @@ def main(args: list[str]) -> None:
     auditing = args[:1] == ["audits"]
     store = Store.connect(redis_url(), cluster_url())
     connection = store.queues
+    if warning := forgetting(store.redis):
+        _log.warning(warning)
     if auditing:
         os.nice(_AUDITOR_NICENESS)
     presence.start(store, presence.attend if auditing else presence.tend)
