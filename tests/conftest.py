@@ -13,11 +13,13 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 import redis
+from werkzeug.serving import make_server
 
 from store import Store
 
@@ -99,3 +101,19 @@ def app(redis_url, workers):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def web(redis_url, workers):
+    """The base URL of the app served over real HTTP (werkzeug's threaded server, in a thread of
+    the test process) for clients that need a socket; followed logs reconnect every 3 s."""
+    from service import create_app
+
+    app = create_app({"REDIS_URL": redis_url, "FOLLOW_SECONDS": 3})
+    server = make_server("127.0.0.1", _free_port(), app, threaded=True)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(10)

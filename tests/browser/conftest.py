@@ -1,21 +1,19 @@
 """A real browser on the real pages: Debian's chromium driven by Playwright for Python.
 
-The app is served over real HTTP (werkzeug's threaded server, in a thread of the test process)
-against the suite's Redis and worker processes. One browser serves the whole session; each test
-gets a fresh context, and any error a page logs fails the test. Screenshots go to the git-ignored
-`.screenshots/` for people to look at; the tests assert on the DOM, never on pixels.
+The app is served over real HTTP by the suite's `web` fixture (tests/conftest.py). One browser
+serves the whole session; each test gets a fresh context, and any error a page logs fails the
+test. Screenshots go to the git-ignored `.screenshots/` for people to look at; the tests assert
+on the DOM, never on pixels.
 """
 
 from __future__ import annotations
 
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
-from tests.conftest import ROOT, _free_port
+from tests.conftest import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -23,21 +21,6 @@ FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 SHOTS = ROOT / ".screenshots"
-
-
-@pytest.fixture(scope="session")
-def web(redis_url, workers):
-    """The base URL of the app served over HTTP; followed logs reconnect every 3 s."""
-    from service import create_app
-
-    app = create_app({"REDIS_URL": redis_url, "FOLLOW_SECONDS": 3})
-    server = make_server("127.0.0.1", _free_port(), app, threaded=True)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(10)
 
 
 @pytest.fixture(scope="session")

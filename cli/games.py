@@ -1,0 +1,122 @@
+"""`tablelog games` and `tablelog new`: the games a server holds, and a new one with its tokens
+kept for the commands that follow."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cli import tokens
+from cli.client import Failure
+from cli.session import Session, with_session
+
+TITLES = ["coloretto", "hermit", "keltis-card", "keltis-nwnz", "sieben-siegel"]
+
+
+@click.command()
+@click.option("--game", "title", type=click.Choice(TITLES), help="Only this title.")
+@click.option("--status", type=click.Choice(["in-progress", "finished"]), help="Only these.")
+@click.option("--player", help="Only games with this player.")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000),
+              help="At most this many, newest first.")
+@with_session
+def games(session: Session, title: str | None, status: str | None, player: str | None,
+          limit: int) -> None:
+    """List the games, newest first."""
+    query = {"game": title, "status": status, "player": player, "order": "newest"}
+    found = _newest(session, {k: v for k, v in query.items() if v}, limit)
+    session.emit({"games": found}, lambda console: console.print(_listing(found)))
+
+
+def _newest(session: Session, query: dict[str, str], limit: int) -> list[dict[str, Any]]:
+    client, found, cursor = session.client(), [], None
+    while len(found) < limit:
+        page = client.get("/v1/games", **query, limit=min(limit - len(found), 100),
+                          **({"cursor": cursor} if cursor else {}))
+        found += page["games"]
+        cursor = page.get("next")
+        if not cursor or not page["games"]:
+            break
+    return found
+
+
+def _listing(found: list[dict[str, Any]]) -> Table | str:
+    if not found:
+        return "No games."
+    table = Table("id", "game", "players", "status", "version", "to act", "created")
+    for game in found:
+        table.add_row(game["id"], game["game"], ", ".join(game["players"]), game["status"],
+                      str(game["version"]), _seats(game["to_act"], game["players"]),
+                      game.get("created_at", ""))
+    return table
+
+
+def _seats(seats: list[int], players: list[str]) -> str:
+    return ", ".join(f"{seat} {players[seat]}" for seat in seats)
+
+
+@click.command()
+@click.argument("title", metavar="GAME", type=click.Choice(TITLES))
+@click.argument("players", nargs=-1, required=True)
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="A game option, e.g. deals=1 or removed_color=pink (repeatable).")
+@click.option("--seed", help="The seed of the shuffles (random when not given).")
+@click.option("--deck", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The deck as dealt at a real table: a JSON list of cards (top first), a "
+                   "list of such lists for several deals, or card codes separated by spaces.")
+@with_session
+def new(session: Session, title: str, players: tuple[str, ...], options: tuple[str, ...],
+        seed: str | None, deck: Path | None) -> None:
+    """Create a game; print each seat's link and token once and keep the tokens."""
+    body: dict[str, Any] = {"game": title, "players": list(players),
+                            "options": dict(map(_option, options))}
+    if seed is not None:
+        body["seed"] = seed
+    if deck is not None:
+        body.update(_deck(deck))
+    created = session.client().post("/v1/games", body)
+    kept = tokens.save(created)
+    session.emit(created, lambda console: _welcome(console, session.url, created, kept))
+
+
+def _option(given: str) -> tuple[str, Any]:
+    name, equals, value = given.partition("=")
+    if not equals or not name:
+        raise Failure(f"An option is NAME=VALUE, not {given!r}.")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
+def _deck(path: Path) -> dict[str, Any]:
+    text = path.read_text()
+    try:
+        cards = json.loads(text)
+    except ValueError:
+        return {"deck": text.split()}
+    if isinstance(cards, list) and cards and all(isinstance(c, list) for c in cards):
+        return {"decks": cards}
+    if isinstance(cards, list):
+        return {"deck": cards}
+    raise Failure(f"{path} is neither a list of cards nor a list of decks.")
+
+
+def _welcome(console: Console, url: str, created: dict[str, Any], kept: Path) -> None:
+    # Plain lines, never wrapped or cut: a link or token must survive copying whole.
+    say = functools.partial(console.print, soft_wrap=True)
+    say(f"[bold]{created['game']}[/] game [bold]{created['id']}[/] created; "
+        f"seed commitment {created['seed_commitment']}.")
+    say("Each seat's link and token, shown only once:")
+    link = f"{url}/games/{created['id']}#seat="
+    for seat in created["seats"]:
+        say(f"  seat {seat['seat']} {seat['name']}: {link}{seat['token']}  token {seat['token']}")
+    table = created["table_token"]
+    say(f"  the table (scorekeeper): {link}{table}  token {table}")
+    say(f"Tokens kept in {kept} (readable by you only).")

@@ -1,0 +1,21 @@
+"""The `tablelog` command: a click group, one command per module of this package."""
+
+from __future__ import annotations
+
+import click
+
+from cli import games
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tablelog")
+def main() -> None:
+    """Play, watch, score, audit and verify tablelog games from the terminal.
+
+    Every command takes --json for scripts. Exit codes: 0 done, 1 a move rejected or a check
+    that fails, 2 bad usage or no server.
+    """
+
+
+for command in (games.games, games.new):
+    main.add_command(command)
