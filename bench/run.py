@@ -11,7 +11,8 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
 - the latency of a verdict at move 500 of a long game beside move 5 of a fresh one;
 - the audit of a finished game through a worker;
 - Redis memory against the canonical JSON of the stored entries;
-- the engine's replay speed per game and the time to rebuild a finished game, in process.
+- the engine's replay speed per game and the time to rebuild a finished game, in process
+  (`bench.engine`, which runs alone in seconds).
 The machine's load moves every absolute figure: compare the two sides of one run.
 """
 
@@ -19,17 +20,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import time
 
 import redis
 
-from bench import footprint, load, plays, stack
+from bench import engine, footprint, load, plays, stack
 from bench.client import Client
-from engine import log
 from engine.games import GAMES
-from engine.playout import play
 
 
 def compare(clients: load.Clients, s: stack.Stack, args, count: int, label: str) -> int:
@@ -112,19 +110,6 @@ def audits(s: stack.Stack, args) -> None:
           f"   max {max(took):7.1f} ms")
 
 
-def replay_speed(name: str, seats: int, playouts: int) -> tuple[float, float]:
-    """Moves per second folding whole logs, and the mean time to rebuild one game."""
-    game = GAMES[name]
-    logs = [play(game, seats, f"bench-{i}", random.Random(i)) for i in range(playouts)]
-    moves = sum(sum(e["type"] == log.SUBMITTED for e in p.entries) for p in logs)
-    started = time.perf_counter()
-    for p in logs:
-        final = log.state_at(game, p.table, p.entries)
-        game.score(final)
-    took = time.perf_counter() - started
-    return moves / took, took / playouts
-
-
 def service_figures(args) -> None:
     with stack.running(args.workers, args.redis_port, args.web_port) as s:
         connection = redis.Redis.from_url(s.redis_url)
@@ -158,6 +143,8 @@ def main() -> None:
     parser.add_argument("--audits", type=int, default=5)
     parser.add_argument("--playouts", type=int, default=5,
                         help="games folded per title and player count for the engine figures")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="passes over them; the quickest counts")
     parser.add_argument("--titles", nargs="*", default=sorted(GAMES), choices=sorted(GAMES),
                         help="the games whose engine figures are printed")
     parser.add_argument("--redis-port", type=int, help="default: a free one")
@@ -165,12 +152,7 @@ def main() -> None:
                         help="the ceiling listens on the next one (default: free ones)")
     args = parser.parse_args()
     service_figures(args)
-    print("engine replay (in process, random playouts to the end):")
-    for name in args.titles:
-        for seats in GAMES[name].seat_counts:
-            speed, rebuild = replay_speed(name, seats, args.playouts)
-            print(f"  {name:14s} {seats} players  {speed:10.0f} moves/s   "
-                  f"rebuild of a finished game {rebuild * 1000:7.1f} ms")
+    engine.print_figures(args.titles, args.playouts, args.repeats)
 
 
 if __name__ == "__main__":

@@ -19,11 +19,14 @@ T = TypeVar("T")
 
 def replace(value: T, **changes: Any) -> T:
     kind = type(value)
-    if not changes.keys() <= _field_set(kind):
+    fresh = object.__new__(kind)
+    fields = fresh.__dict__
+    fields.update(value.__dict__)
+    fields.update(changes)
+    # An unknown name is a new key: told by the count, not by comparing the names every time.
+    if len(fields) != len(value.__dict__):
         unknown = sorted(changes.keys() - _field_set(kind))[0]
         raise TypeError(f"{kind.__name__} has no field {unknown!r}")
-    fresh = object.__new__(kind)
-    fresh.__dict__.update(value.__dict__, **changes)
     return fresh
 
 

@@ -1,0 +1,48 @@
+"""The audit report of a log rebuilt in process: every verdict recomputed and compared."""
+
+import random
+
+from engine import audit, log
+from engine.games import GAMES
+from engine.playout import play
+
+GAME = GAMES["coloretto"]
+
+
+def _finished(slips: float = 0.0) -> list[dict]:
+    return play(GAME, 3, "audited", random.Random(4), {"deals": 1}, slips=slips, batch=2).entries
+
+
+def _report(entries: list[dict]) -> dict:
+    return audit.report(entries, "audited", [])
+
+
+def test_a_faithful_log_with_refusals_audits_clean():
+    entries = _finished(slips=0.2)
+    assert any(e["type"] == log.REJECTED for e in entries)
+    report = _report(entries)
+    assert report["ok"] and report["replay_ok"] and report["mismatches"] == []
+
+
+def test_a_verdict_rewritten_and_rechained_is_named_by_its_seq_and_no_other():
+    entries = _finished()
+    accepted = [i for i, e in enumerate(entries) if e["type"] == log.ACCEPTED]
+    forged = accepted[len(accepted) // 2]
+    bodies = [{k: v for k, v in e.items() if k != "hash"} for e in entries]
+    bodies[forged]["effects"] = [{**bodies[forged]["effects"][0], "forged": True}]
+    report = _report(log.chain(log.GENESIS, bodies))
+    assert report["hash_chain_ok"] and not report["replay_ok"]
+    assert [(m["seq"], m["of"], m["what"]) for m in report["mismatches"]] == [
+        (entries[forged]["seq"], entries[forged]["of"], "verdict")
+    ]
+    assert report["mismatches"][0]["stored"]["effects"][0]["forged"] is True
+
+
+def test_a_verdict_that_differs_only_as_json_does_is_a_mismatch():
+    # True == 1 in Python; a stored `true` where the rules wrote seat 1 is still another verdict.
+    entries = _finished()
+    bodies = [{k: v for k, v in e.items() if k != "hash"} for e in entries]
+    forged = next(b for b in bodies if b["type"] == log.ACCEPTED and b["seat"] == 1)
+    forged["seat"] = True
+    report = _report(log.chain(log.GENESIS, bodies))
+    assert [(m["seq"], m["what"]) for m in report["mismatches"]] == [(forged["seq"], "verdict")]
