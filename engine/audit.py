@@ -1,7 +1,8 @@
 """Audits: rebuild a game from nothing but its log and compare with what was stored.
 
 `report` is the whole check and does no I/O, so the same code audits a stored game (in a
-worker, `workers.jobs.audit`) and an uploaded replay document (`POST /v1/replays/verify`).
+worker, `workers.jobs.audit`), an uploaded replay document (`POST /v1/replays/verify`) and a
+finished game imported from another server (`PUT /v1/games/{id}/replay`).
 """
 
 from __future__ import annotations
@@ -20,15 +21,21 @@ def _same(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def report(
+def report(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    """The audit report of CONTRACT.md section 6 (the arguments are `rebuilt`'s)."""
+    return rebuilt(*args, **kwargs)[0]
+
+
+def rebuilt(
     entries: Sequence[Mapping[str, Any]],
     seed: str | None,
     decks: Sequence[Sequence[str]] | None,
     stored: Mapping[str, Any] | None = None,
     claimed: Mapping[str, int] | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
-) -> dict[str, Any]:
-    """The audit report of CONTRACT.md section 6.
+) -> tuple[dict[str, Any], Any]:
+    """The audit report, and the state the rebuild ended in (None when the log could not be
+    dealt again): an import stores that state rather than replaying the log a second time.
 
     `stored` holds what the service keeps besides the log (`at`, `state`, `score`, `views`) and
     is compared with the rebuild at the same log version; `claimed` maps seats to totals.
@@ -38,11 +45,11 @@ def report(
     created = entries[0] if entries and entries[0].get("type") == log.CREATED else None
     if created is None:
         mismatches.append({"seq": 1, "what": "game-created entry missing"})
-        return _report(False, None, False, mismatches, [], redacted)
+        return _report(False, None, False, mismatches, [], redacted), None
     game = log.rules(created)
     seed_ok = _seed_ok(created, entries, seed, decks, mismatches)
     if seed is None and not decks:
-        return _report(chain_ok, seed_ok, None, mismatches, [], redacted)
+        return _report(chain_ok, seed_ok, None, mismatches, [], redacted), None
 
     table = log.table_of(created, seed or "", decks or [])
     verdicts = {e["of"]: e for e in entries if e["type"] in (log.ACCEPTED, log.REJECTED)}
@@ -66,7 +73,7 @@ def report(
     claims = _claims(score, claimed or {})
     replay_ok = not any(m["what"] != "hash" for m in mismatches)
     return _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted,
-                   score.to_json(created["players"]))
+                   score.to_json(created["players"])), state
 
 
 def _chain(entries, mismatches) -> tuple[bool | None, list[int]]:

@@ -331,6 +331,16 @@ class AuditReport(Schema):
     links = fields.Dict()
 
 
+class Imported(Schema):
+    """A game imported, or found already imported: its log's version and last hash."""
+
+    id = fields.String()
+    game = fields.String()
+    version = fields.Integer()
+    hash = fields.String()
+    imported = fields.Boolean(metadata={"description": "false: it was already here"})
+
+
 class Problem(Schema):
     """RFC 9457 problem details; extension members may follow (RFC 9457 section 3.2)."""
 
@@ -347,6 +357,8 @@ class Problem(Schema):
     seq = fields.Integer()
     verdict = fields.String()
     version = fields.Integer()
+    # A replay that does not verify: what does not, entry by entry (as in an audit report).
+    mismatches = fields.List(fields.Dict())
 
 
 class Waiting(Schema):

@@ -3,7 +3,8 @@
 `create_app()` builds everything; nothing connects at import time. Configuration comes from
 defaults, then `test_config`, then the environment (REDIS_URL, REDIS_CLUSTER_URL, and
 TABLELOG_* for the rest: TABLELOG_REPLICA_ACKS is "auto", or how many replicas must hold a write
-before it is answered, 0 for none; TABLELOG_REPLICA_ACK_MS how long to wait for them).
+before it is answered, 0 for none; TABLELOG_REPLICA_ACK_MS how long to wait for them;
+TABLELOG_IMPORT_TOKEN the operator's token for importing games, none by default: no imports).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         HEALTH_STALLED_S=10,
         REPLICA_ACKS=AUTO,
         REPLICA_ACK_MS=DEFAULT_TIMEOUT_MS,
+        IMPORT_TOKEN=None,
     )
     if test_config:
         app.config.from_mapping(test_config)

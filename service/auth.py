@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,14 +60,35 @@ class Seen:
         return shown_to(self.caller.viewer, self.finished)
 
 
+def bearer(authorization: str) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, None when there is no header."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Problem(401, "bad-token", "use 'Authorization: Bearer <token>'")
+    return token
+
+
+def operator(configured: str | None, authorization: str) -> None:
+    """Only the operator may import games, with the token the service is configured with
+    (TABLELOG_IMPORT_TOKEN); without one configured, importing is off."""
+    if not configured:
+        raise Problem(
+            403, "import-disabled", "this server takes no imports (TABLELOG_IMPORT_TOKEN is unset)"
+        )
+    token = bearer(authorization)
+    if token is None:
+        raise Problem(401, "token-required", "importing a game needs the operator's import token")
+    # from_prefixed_env reads a token of digits as a number.
+    if not hmac.compare_digest(token.encode(), str(configured).encode()):
+        raise Problem(401, "bad-token", "this is not the operator's import token")
+
+
 def seen(store: Store, game_id: str, authorization: str) -> Seen:
     """A missing token makes a spectator; a token this game does not know is a 401."""
-    token = None
-    if authorization:
-        scheme, _, token = authorization.partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token:
-            raise Problem(401, "bad-token", "use 'Authorization: Bearer <token>'")
+    token = bearer(authorization)
     meta, role, finished = store.games.context(game_id, token)
     if meta is None:
         raise Problem(404, "game-not-found", f"there is no game {game_id!r}")

@@ -5,10 +5,10 @@ from http import HTTPStatus
 from flask import current_app, request
 
 from schemas import api
-from service import handlers, streams, timeline
+from service import handlers, imports, streams, timeline
 from service.auth import Seen
 from service.problems import Problem
-from service.web import Blueprint, about_game, answer, store
+from service.web import Blueprint, about_game, answer, by_operator, store
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
 
@@ -85,6 +85,27 @@ def replay(game: Seen):
     return answer(
         document, headers={"Content-Disposition": f'attachment; filename="tablelog-{game.id}.json"'}
     )
+
+
+@bp.put("/<game_id>/replay")
+@by_operator
+@bp.arguments(api.ReplayDocument)
+@bp.response(201, api.Imported)
+@bp.alt_response(200, schema=api.Imported, description="already here: nothing written",
+                 success=True)
+@bp.alt_response(409, HTTPStatus.CONFLICT.name)
+@bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name)
+def import_replay(document: dict, game_id: str):
+    """Import a finished game's replay document from another server (the operator's token).
+
+    It is stored under its id with its entries and hashes unchanged once it verifies in full
+    (hash chain, seed commitment, every verdict and the score re-judged); else 422 naming the
+    first entry that does not. The same game again is a 200 that writes nothing; an id held
+    by another game is a 409 `game-exists`.
+    """
+    status, imported = imports.import_game(store(), game_id, document)
+    headers = {"Location": f"/v1/games/{game_id}"} if status == 201 else None
+    return answer(imported, status, headers)
 
 
 @bp.get("/<game_id>/events")

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from engine import codec, log
-from engine.audit import report
+from engine.audit import rebuilt
 from engine.game import TABLE, BadSetup, GameOver, Table
 from engine.games import GAMES
 from engine.visibility import redact
@@ -58,7 +58,7 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         {**tokens, table_token: TABLE},
         Projection.of(game, players, state, 0),
     )
-    _replicated(store, game_id)
+    replicated(store, game_id)
     return {
         "id": game_id,
         "game": game.name,
@@ -205,11 +205,11 @@ def submit(
         )
     fresh = appended.outcome == Outcome.OK
     answered = verdict(store, seen, appended.seq, wait, appended.version, fresh)
-    _replicated(store, game_id)
+    replicated(store, game_id)
     return answered
 
 
-def _replicated(store: Store, game_id: str) -> None:
+def replicated(store: Store, game_id: str) -> None:
     """A write is answered only once a replica holds it (when the store has replicas)."""
     if not store.replicas.hold(game_id):
         raise Problem(
@@ -415,11 +415,16 @@ def audit_report(
 
 def verify(document: dict[str, Any]) -> dict[str, Any]:
     """Check an uploaded replay document offline: the audit report, no stored game needed."""
+    return audited(document)[0]
+
+
+def audited(document: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """A replay document's audit report, and the state its rebuild ended in (None if none)."""
     entries = document["entries"]
     seed, decks = replay_secret(document)
     stored = {"at": len(entries), "score": document["score"]} if document.get("score") else None
     try:
-        return report(entries, seed, decks, stored)
+        return rebuilt(entries, seed, decks, stored)
     except (KeyError, TypeError, ValueError, IndexError) as broken:
         raise Problem(
             400, "malformed-replay", f"the replay document cannot be read: {broken!r}"

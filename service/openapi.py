@@ -18,7 +18,7 @@ from schemas import api
 from schemas.moves import COMPONENTS
 from service import problems
 from service.problems import PROBLEM_JSON
-from service.web import TOKEN, Blueprint
+from service.web import OPERATOR, TOKEN, Blueprint
 
 
 class Api(flask_smorest.Api):
@@ -72,6 +72,11 @@ def register(app: Flask, *blueprints: Blueprint) -> None:
         "type": "http",
         "scheme": "bearer",
         "description": "a seat's or the table's token; a caller without one is a spectator",
+    })
+    doc.spec.components.security_scheme(OPERATOR, {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "the operator's import token, the service's TABLELOG_IMPORT_TOKEN",
     })
     for name, schema in COMPONENTS.items():
         doc.spec.components.schema(name, schema=schema)

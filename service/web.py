@@ -18,13 +18,15 @@ from marshmallow import Schema, ValidationError
 from webargs.flaskparser import FlaskParser
 
 from schemas import loader
-from service.auth import seen
+from service.auth import operator, seen
 from service.problems import Problem
 from store import Store
 
 # The caller's token, as an OpenAPI security requirement: optional (`{}`), since a caller
 # without one is a spectator.
 TOKEN = "token"
+# The operator's token (TABLELOG_IMPORT_TOKEN), which alone may import games.
+OPERATOR = "operator"
 
 
 def store() -> Store:
@@ -50,6 +52,21 @@ def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
     documented = flask_smorest.Blueprint.doc(security=[{}, {TOKEN: []}], responses=_ABOUT_GAME)
     return documented(looked_up)
 
+
+_BY_OPERATOR = {str(s.value): s.name for s in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN)}
+
+
+def by_operator(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Put right under the route: only the operator's token passes, before any input is read,
+    and the route documents it (401 without it, 403 on a server that takes none)."""
+
+    @functools.wraps(view)
+    def checked(*args: Any, **kwargs: Any) -> Response:
+        operator(current_app.config["IMPORT_TOKEN"], request.headers.get("Authorization", ""))
+        return view(*args, **kwargs)
+
+    documented = flask_smorest.Blueprint.doc(security=[{OPERATOR: []}], responses=_BY_OPERATOR)
+    return documented(checked)
 
 
 class Parser(FlaskParser):

@@ -1,23 +1,56 @@
-"""Games as stored: creating one, its meta, its tokens and secret, and the list of all games."""
+"""Games as stored: creating or importing one, its meta, its tokens and secret, and the list of
+all games."""
 
 from __future__ import annotations
 
 import hashlib
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import orjson
 import redis
 
-from engine.log import GENESIS, chain
+from engine.log import ACCEPTED, GENESIS, REJECTED, SUBMITTED, chain
 from store import keys
 from store.projections import Field, Projection, Status
+
+# KEYS: the game's meta, log, secret, verdict index and projections. ARGV[1] is one JSON object
+# of string maps (`meta`, `secret`, `projection`) and `verdicts` ([submission seq, verdict seq]
+# pairs); ARGV[2..] the entries, as stored. A game whose meta or log exists is left alone: the
+# answer is then the head (version and last hash) of what holds the id.
+_LOAD = """
+local meta, log, secret, index, proj = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+if redis.call('EXISTS', meta) == 1 or redis.call('EXISTS', log) == 1 then
+  local version, head = redis.call('HGET', meta, 'version'), redis.call('HGET', meta, 'hash')
+  return {'taken', version or '0', head or ''}
+end
+local a = cjson.decode(ARGV[1])
+for seq = 1, #ARGV - 1 do redis.call('XADD', log, seq .. '-0', 'e', ARGV[seq + 1]) end
+for key, fields in pairs({[meta] = a.meta, [secret] = a.secret, [proj] = a.projection}) do
+  for field, value in pairs(fields) do redis.call('HSET', key, field, value) end
+end
+for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2]) end
+return {'stored', a.meta.version, a.meta.hash}
+"""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What an import came to: whether it wrote the game, and the head of the game that holds
+    its id now (this one, or another that was there first)."""
+
+    written: bool
+    version: int
+    hash: str
 
 
 class Games:
     def __init__(self, client: redis.Redis):
         self.redis = client
+        self._load = client.register_script(_LOAD)
 
     def create(
         self,
@@ -30,23 +63,9 @@ class Games:
         """Write a new game whose log is the single `game-created` entry, and its projections."""
         entry = chain(GENESIS, [{**created, "seq": 1}])[0]
         k = keys.game(game_id)
-        meta = {
-            "game": created["game"],
-            "players": orjson.dumps(created["players"]),
-            "options": orjson.dumps(created["options"]),
-            "created_at": created["at"],
-            "seed_commitment": created["seed_commitment"],
-            "rules_version": created["rules_version"],
-            "version": 1,
-            "hash": entry["hash"],
-            "submitted": 0,
-        }
+        meta = _meta(created, version=1, last_hash=entry["hash"], submitted=0)
         # Listed first: a listing skips an id whose game is not there (yet, or ever).
-        listed = {game_id: time.time()}
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(keys.GAMES, listed)
-        pipe.zadd(keys.titled(created["game"]), listed)
-        pipe.execute()
+        self._list(game_id, created["game"], time.time())
         pipe = self.redis.pipeline(transaction=True)
         pipe.xadd(k.log, {"e": orjson.dumps(entry)}, id="1-0")
         pipe.hset(k.meta, mapping=meta)
@@ -56,6 +75,53 @@ class Games:
         pipe.hset(k.proj, mapping=projection.fields(at=1))
         pipe.execute()
         return entry
+
+    def load(
+        self,
+        game_id: str,
+        entries: Sequence[dict[str, Any]],
+        secret: Mapping[str, Any],
+        projection: Projection,
+    ) -> Loaded:
+        """Store a finished game from elsewhere with its log exactly as given (chained and
+        numbered from 1), in one script: all of it, or nothing when the id is taken.
+
+        It has no tokens: a finished game is public, and no move can be posted to it. Once the
+        id holds this game it is listed (`list_finished`), so importing it again also lists a
+        game whose listing was cut short.
+        """
+        k = keys.game(game_id)
+        submissions = [e["seq"] for e in entries if e["type"] == SUBMITTED]
+        meta = _meta(entries[0], len(entries), entries[-1]["hash"], max(submissions, default=0))
+        args = {
+            "meta": {field: _text(value) for field, value in meta.items()},
+            "secret": {"seed": secret["seed"], "decks": orjson.dumps(secret["decks"]).decode()},
+            "projection": projection.fields(at=len(entries)),
+            "verdicts": [
+                [e["of"], e["seq"]] for e in entries if e["type"] in (ACCEPTED, REJECTED)
+            ],
+        }
+        stored = [orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in entries]
+        outcome, version, head = self._load(
+            keys=[k.meta, k.log, k.secret, k.verdict, k.proj], args=[orjson.dumps(args), *stored]
+        )
+        loaded = Loaded(outcome == b"stored", int(version), head.decode())
+        if (loaded.version, loaded.hash) == (len(entries), entries[-1]["hash"]):
+            self.list_finished(game_id, entries[0])
+        return loaded
+
+    def list_finished(self, game_id: str, created: Mapping[str, Any]) -> None:
+        """List an imported game where it would have been listed had it been played here: by
+        the time of its `game-created` entry, among all games, its title's and finished ones."""
+        when = datetime.fromisoformat(created["at"]).timestamp()
+        self._list(game_id, created["game"], when, keys.FINISHED)
+
+    def _list(self, game_id: str, title: str, when: float, *among: str) -> None:
+        listed = {game_id: when}
+        pipe = self.redis.pipeline(transaction=False)
+        for index in (keys.GAMES, keys.titled(title), *among):
+            pipe.zadd(index, listed)
+        pipe.execute()
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
         return self.context(game_id, None)[0]
@@ -140,6 +206,26 @@ class Games:
                 meta["status"] = Status.read(status)
             out.append(meta)
         return out
+
+
+def _meta(created: Mapping[str, Any], version: int, last_hash: str, submitted: int
+          ) -> dict[str, Any]:
+    """The meta hash of a game whose first entry is `created`, at log version `version`."""
+    return {
+        "game": created["game"],
+        "players": orjson.dumps(created["players"]),
+        "options": orjson.dumps(created["options"]),
+        "created_at": created["at"],
+        "seed_commitment": created["seed_commitment"],
+        "rules_version": created["rules_version"],
+        "version": version,
+        "hash": last_hash,
+        "submitted": submitted,
+    }
+
+
+def _text(value: bytes | str | int) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def decode_meta(raw: dict[bytes, bytes]) -> dict[str, Any]:

@@ -18,7 +18,8 @@ Per game:
 - `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
 - `tl:{id}:audit-of:<digest>` the number of the audit a request (version and claim) made;
 - `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while.
-Global keys: `tl:games` (sorted set of ids by creation), the same per title
+Global keys: `tl:games` (sorted set of ids by creation: an imported game's is the `at` of its
+`game-created` entry), the same per title
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
 written before the entry that finishes the game, so it holds every finished game, and a
 listing checks each one's status), and the scheduler's, which one script

@@ -1,0 +1,169 @@
+"""Importing finished games played elsewhere (`PUT /v1/games/{id}/replay`), against the suite's
+Redis and workers: stored as played and verified in full, or refused naming the entry."""
+
+import pytest
+
+from engine import log
+from service import create_app
+from tests.api import bearer, create
+from tests.played import replay
+from tests.service.test_openapi import Checked
+
+OPERATOR = bearer("operator-secret")
+
+
+@pytest.fixture(scope="module")
+def importing(redis_url, workers):
+    """The suite's service, with an operator's import token configured."""
+    app = create_app({"TESTING": True, "REDIS_URL": redis_url, "IMPORT_TOKEN": "operator-secret"})
+    return app.test_client()
+
+
+def put(http, document, game_id=None, headers=OPERATOR):
+    return http.put(f"/v1/games/{game_id or document['id']}/replay", json=document,
+                    headers=headers)
+
+
+def rechained(document, edit):
+    """`document` with `edit` applied to its entries and the chain made whole again, as a
+    forger who knows the hash rule would."""
+    bodies = [{k: v for k, v in e.items() if k != "hash"} for e in document["entries"]]
+    edit(bodies)
+    numbered = [{**body, "seq": seq} for seq, body in enumerate(bodies, start=1)]
+    return {**document, "entries": log.chain(log.GENESIS, numbered)}
+
+
+def test_a_finished_game_is_stored_as_it_was_played_and_audits_clean(importing):
+    document = replay("keltis-card", "imported", "imp-whole", ["ida", "ivo"])
+    answer = put(importing, document)
+    assert answer.status_code == 201 and answer.headers["Location"] == "/v1/games/imp-whole"
+    assert answer.json == {"id": "imp-whole", "game": "keltis-card", "imported": True,
+                           "version": document["version"],
+                           "hash": document["entries"][-1]["hash"]}
+    assert importing.get("/v1/games/imp-whole/replay").json == document
+    summary = importing.get("/v1/games/imp-whole").json
+    assert (summary["status"], summary["seed"]) == ("finished", "imported")
+    assert importing.get("/v1/games/imp-whole/score").json == document["score"]
+    assert summary["to_act"] == []
+    audit = importing.post("/v1/games/imp-whole/audit?wait=10").json
+    assert audit["ok"], audit["mismatches"]
+
+
+def test_an_imported_game_is_listed_by_its_creation_time(importing):
+    older = replay("hermit", "listed", "imp-older", ["ike", "ulf"], created=10)
+    newer = replay("hermit", "listed-2", "imp-newer", ["ike", "ulf"], created=20)
+    put(importing, newer)
+    put(importing, older)
+    playing_now = create(importing, "hermit", ["ike", "ulf"])
+    for query in ("", "&game=hermit", "&status=finished"):
+        listed = importing.get(f"/v1/games?player=ike&order=newest{query}").json["games"]
+        running = [playing_now.id] if "finished" not in query else []
+        assert [g["id"] for g in listed] == [*running, "imp-newer", "imp-older"]
+
+
+def test_importing_the_same_game_again_writes_nothing(importing):
+    document = replay("coloretto", "twice", "imp-twice")
+    assert put(importing, document).status_code == 201
+    again = put(importing, document)
+    assert again.status_code == 200 and again.json["imported"] is False
+    events = importing.get("/v1/games/imp-twice/events?limit=5000").json["events"]
+    assert events == document["entries"]
+
+
+def test_an_id_held_by_another_game_is_a_conflict(importing):
+    played_here = create(importing, "hermit", ["ann", "bob"])
+    document = replay("hermit", "conflict", played_here.id)
+    answer = put(importing, document)
+    assert answer.status_code == 409 and answer.json["code"] == "game-exists"
+    assert importing.get(played_here.url()).json["version"] == 1
+    other = replay("hermit", "conflict-2", "imp-held")
+    put(importing, replay("hermit", "conflict", "imp-held"))
+    assert put(importing, other).json["code"] == "game-exists"
+
+
+def _edit_effects(bodies):
+    accepted = next(b for b in bodies[40:] if b["type"] == log.ACCEPTED)
+    accepted["effects"] = []
+
+
+TAMPERED = {
+    # An edited entry that keeps its old hash: the chain breaks right there.
+    "entry edited": (
+        lambda d: {**d, "entries": [
+            {**e, "seat": 1 - e["seat"]} if e["seq"] == 30 else e for e in d["entries"]
+        ]},
+        lambda d: 30,
+    ),
+    # The same, hashed again from there on: the chain holds but the rules judge otherwise.
+    "verdict edited and chained again": (
+        lambda d: rechained(d, _edit_effects),
+        lambda d: next(e["seq"] for e in d["entries"][40:] if e["type"] == log.ACCEPTED),
+    ),
+    "score edited": (
+        lambda d: {**d, "score": {**d["score"], "players": d["score"]["players"][::-1]}},
+        lambda d: d["version"],
+    ),
+    "seed not the committed one": (lambda d: {**d, "seed": "another"}, lambda d: 1),
+}
+
+
+@pytest.mark.parametrize("tamper", sorted(TAMPERED))
+def test_a_game_that_does_not_verify_is_refused_naming_the_entry(importing, tamper):
+    document = replay("hermit", "tampered", f"imp-{tamper.replace(' ', '-')}")
+    edit, broken_at = TAMPERED[tamper]
+    answer = put(importing, edit(document))
+    assert answer.status_code == 422 and answer.json["code"] == "replay-not-verified"
+    seq = broken_at(document)
+    assert answer.json["seq"] == seq and f"entry {seq} " in answer.json["detail"]
+    assert importing.get(f"/v1/games/{document['id']}").status_code == 404
+
+
+def test_only_a_finished_game_is_imported(importing):
+    document = replay("sieben-siegel", "unfinished", "imp-unfinished")
+    running = {**document, "seed": None, "status": "in-progress"}
+    cut = rechained(document, lambda bodies: bodies.pop())
+    for unfinished in (running, cut):
+        answer = put(importing, unfinished)
+        assert answer.status_code == 422 and answer.json["code"] == "game-not-finished"
+    # Ended early by a forged game-finished entry, with no score to betray it.
+    early = rechained(document, lambda bodies: bodies.__delitem__(slice(20, -1)))
+    answer = put(importing, {**early, "score": None})
+    assert answer.status_code == 422 and answer.json["seq"] == 21
+    assert importing.get("/v1/games/imp-unfinished").status_code == 404
+
+
+def test_only_the_operator_imports(importing, client):
+    document = replay("hermit", "operator", "imp-operator")
+    table = create(importing, "hermit", ["ann", "bob"]).table
+    for headers, status, code in (({}, 401, "token-required"),
+                                  (bearer("guess"), 401, "bad-token"),
+                                  (table, 401, "bad-token")):
+        answer = put(importing, document, headers=headers)
+        assert (answer.status_code, answer.json["code"]) == (status, code)
+    closed = put(client, document)  # the suite's service has no import token
+    assert (closed.status_code, closed.json["code"]) == (403, "import-disabled")
+    assert importing.get("/v1/games/imp-operator").status_code == 404
+
+
+def test_a_game_is_imported_under_its_own_id_only(importing):
+    document = replay("hermit", "ids", "imp-own")
+    assert put(importing, document, "imp-other").json["code"] == "id-mismatch"
+    braced = {**document, "id": "imp{own}"}
+    assert put(importing, braced).json["code"] == "bad-game-id"
+
+
+class CheckedPut(Checked):
+    def put(self, url, **kw):
+        return self._check("put", url, self.client.put(url, **kw))
+
+
+def test_every_import_answer_fits_the_openapi_document(importing):
+    checked = CheckedPut(importing)
+    document = replay("hermit", "openapi", "imp-openapi")
+    answers = [put(checked, document), put(checked, document),
+               put(checked, {**document, "id": "imp-openapi-2", "seed": "x"}),
+               put(checked, replay("hermit", "openapi-2", "imp-openapi")),
+               put(checked, document, headers={}),
+               put(checked, {"format": "tablelog-replay/1"}, "imp-openapi-3")]
+    assert [a.status_code for a in answers] == [201, 200, 422, 409, 401, 400]
+    assert checked.checked == len(answers)

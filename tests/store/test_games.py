@@ -1,0 +1,75 @@
+"""Games loaded whole from elsewhere: stored as given in one script, or not at all."""
+
+from engine import log
+from engine.games import GAMES
+from store import keys
+from store.games import Loaded
+from store.projections import Projection
+from tests.played import played, replay
+from tests.store.conftest import new_game
+
+
+def load(store, document, game_id=None):
+    playout = played(document["game"], document["seed"])
+    projection = Projection.of(playout.game, document["players"], playout.final, 0)
+    secret = {"seed": document["seed"], "decks": []}
+    return store.games.load(game_id or document["id"], document["entries"], secret, projection)
+
+
+def keys_of(store, game_id):
+    k = keys.game(game_id)
+    return {key: store.redis.dump(key) for key in (k.log, k.meta, k.secret, k.verdict, k.proj)}
+
+
+def test_a_loaded_game_reads_back_entry_for_entry_with_its_verdict_index(store):
+    document = replay("hermit", "load", "h1")
+    head = (document["version"], document["entries"][-1]["hash"])
+    assert load(store, document) == Loaded(True, *head)
+    assert store.log.entries("h1") == document["entries"]
+    assert store.log.head("h1") == head
+    verdicts = {e["of"]: e["seq"] for e in document["entries"]
+                if e["type"] in (log.ACCEPTED, log.REJECTED)}
+    assert store.log.verdict_seqs("h1") == verdicts
+    assert store.games.secret("h1") == ("load", [])
+    meta = store.games.meta("h1")
+    assert meta["players"] == document["players"]
+    assert meta["created_at"] == document["entries"][0]["at"]
+    assert meta["submitted"] == max(e["seq"] for e in document["entries"]
+                                    if e["type"] == log.SUBMITTED)
+    assert store.projections.position("h1").status == "finished"
+
+
+def test_a_loaded_game_is_listed_at_its_creation_time_among_all_its_titles_and_finished(store):
+    new_game(store, "here")  # created now: after any game of January 2026
+    load(store, replay("hermit", "load", "old", created=60))
+    for title, finished in ((None, False), ("hermit", False), (None, True)):
+        listed = [g for g, _ in store.games.ids(None, 10, title=title, finished=finished)]
+        assert listed[0] == "old"
+    newest = [g for g, _ in store.games.ids(None, 10, newest=True)]
+    assert newest == ["here", "old"]
+
+
+def test_an_id_taken_by_another_game_is_left_as_it_was(store):
+    new_game(store, "taken")
+    before = keys_of(store, "taken")
+    loaded = load(store, replay("hermit", "load", "taken"))
+    assert loaded == Loaded(False, *store.log.head("taken"))
+    assert keys_of(store, "taken") == before
+    assert store.games.ids(None, 10, title="hermit") == []
+
+
+def test_loading_the_same_game_twice_writes_it_once_and_lists_it_again(store):
+    document = replay("keltis-card", "load", "k1")
+    load(store, document)
+    store.redis.delete(keys.FINISHED)  # as if the first import stopped before listing it
+    before = keys_of(store, "k1")
+    assert load(store, document).written is False
+    assert keys_of(store, "k1") == before
+    assert [g for g, _ in store.games.ids(None, 10, finished=True)] == ["k1"]
+
+
+def test_every_title_loads_under_its_rules(store):
+    for number, title in enumerate(sorted(GAMES)):
+        document = replay(title, "load", f"t{number}")
+        assert load(store, document).written
+        assert store.log.entries(f"t{number}")[-1] == document["entries"][-1]
