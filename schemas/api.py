@@ -4,16 +4,26 @@ Request schemas load and validate bodies and query strings; answer schemas docum
 shapes every client may rely on and feed /openapi.json. Answers are built as plain dicts.
 """
 
-from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, fields, validate
+from typing import Any
+
+from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate
 
 from engine.games import GAMES
 from schemas.moves import COMPONENTS
 from store.connection import LONGEST_WAIT_S
 
 # Every limit once: the validators enforce them and /openapi.json shows them.
+# A request's body, in bytes (413 past it, before it is read); an uploaded replay document may be
+# larger (a long finished game's runs to a few hundred KB).
+LARGEST_BODY = 1 << 20
+LARGEST_REPLAY = 16 << 20
 MOST_PLAYERS = 8
 LONGEST_NAME = 64
 LONGEST_SEED = 256
+# Explicit decks: more cards than any game's deck holds, more decks than any game deals.
+LARGEST_DECK = 200
+MOST_DECKS = 50
+LONGEST_CARD = 32
 EVENTS_PAGE = 500
 LARGEST_EVENTS_PAGE = 5000
 GAMES_PAGE = 50
@@ -29,17 +39,40 @@ class Strict(Schema):
         unknown = RAISE
 
 
+class Bounded(fields.List):
+    """A list whose length is checked before its items: an oversized one is refused at once,
+    however many items it has or what they are."""
+
+    def __init__(self, item: fields.Field, most: int, least: int = 0, **kwargs: Any):
+        super().__init__(item, validate=validate.Length(min=least, max=most), **kwargs)
+        self.most = most
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[Any]:
+        if isinstance(value, list) and len(value) > self.most:
+            raise ValidationError(f"Longer than maximum length {self.most}.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def _card() -> fields.String:
+    return fields.String(validate=validate.Length(min=1, max=LONGEST_CARD))
+
+
+def _decks(**kwargs: Any) -> Bounded:
+    return Bounded(Bounded(_card(), LARGEST_DECK), MOST_DECKS, **kwargs)
+
+
 class CreateGame(Strict):
     game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
-    players = fields.List(
+    players = Bounded(
         fields.String(validate=validate.Length(min=1, max=LONGEST_NAME)),
+        MOST_PLAYERS,
+        least=1,
         required=True,
-        validate=validate.Length(min=1, max=MOST_PLAYERS),
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = fields.String(validate=validate.Length(min=1, max=LONGEST_SEED))
-    deck = fields.List(fields.String())
-    decks = fields.List(fields.List(fields.String()))
+    deck = Bounded(_card(), LARGEST_DECK)
+    decks = _decks()
 
 
 class Submission(Strict):
@@ -173,7 +206,7 @@ class ReplayDocument(Schema):
     game = fields.String(required=True, validate=validate.OneOf(sorted(GAMES)))
     entries = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1))
     seed = fields.String(allow_none=True)
-    decks = fields.List(fields.List(fields.String()), allow_none=True)
+    decks = _decks(allow_none=True)
     score = fields.Dict(allow_none=True)
 
 

@@ -16,7 +16,7 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
-from service import audits, games, meta, moves, openapi, pages
+from service import audits, games, meta, moves, openapi, pages, web
 from store import Store
 from store.connection import cluster_url, redis_url
 from store.health import forgetting
@@ -57,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
+    app.before_request(web.refuse_large_bodies)
     openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)

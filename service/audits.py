@@ -34,7 +34,7 @@ def audit_report(game: Seen, query: dict, number: int):
 
 
 @bp.post("/replays/verify")
-@bp.arguments(api.ReplayDocument)
+@bp.arguments(api.ReplayDocument, largest=api.LARGEST_REPLAY)
 @bp.response(200, api.AuditReport)
 def verify(document: dict):
     """Verify an uploaded replay document: no stored game needed."""
@@ -42,7 +42,7 @@ def verify(document: dict):
 
 
 @bp.post("/replays/views")
-@bp.arguments(api.ReplayDocument)
+@bp.arguments(api.ReplayDocument, largest=api.LARGEST_REPLAY)
 @bp.arguments(api.ViewsQuery, location="query")
 @bp.response(200, api.Views)
 @bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name)

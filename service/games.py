@@ -89,7 +89,7 @@ def replay(game: Seen):
 
 @bp.put("/<game_id>/replay")
 @by_operator
-@bp.arguments(api.ReplayDocument)
+@bp.arguments(api.ReplayDocument, largest=api.LARGEST_REPLAY)
 @bp.response(201, api.Imported)
 @bp.alt_response(200, schema=api.Imported, description="already here: nothing written",
                  success=True)

@@ -6,10 +6,10 @@ from http import HTTPStatus
 from typing import Any
 
 import orjson
-from flask import Flask, Response
+from flask import Flask, Response, g
 from marshmallow import ValidationError
 from redis.exceptions import RedisClusterException, RedisError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.log import UnknownRules
 
@@ -54,6 +54,11 @@ def register(app: Flask) -> None:
         return problem_response(
             400, "invalid-request", "the request does not fit its schema", errors=e.messages
         )
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(e: RequestEntityTooLarge) -> Response:
+        return problem_response(413, "body-too-large", f"the body is over {g.largest_body}"
+                                " bytes, the most this route reads")
 
     @app.errorhandler(HTTPException)
     def _http(e: HTTPException) -> Response:

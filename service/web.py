@@ -13,13 +13,14 @@ from typing import Any
 
 import flask_smorest
 import orjson
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from schemas import loader
+from schemas import api, loader
 from service.auth import operator, seen
-from service.problems import Problem
+from service.problems import PROBLEM_JSON, Problem
 from store import Store
 
 # The caller's token, as an OpenAPI security requirement: optional (`{}`), since a caller
@@ -70,9 +71,9 @@ def by_operator(view: Callable[..., Response]) -> Callable[..., Response]:
 
 
 class Parser(FlaskParser):
-    """webargs reading input as this API always has: JSON whatever the Content-Type, an empty
-    body as `{}`, the query string's first values, each schema's own `unknown` rule, cached
-    schema instances, and a 400 problem whose `errors` are marshmallow's."""
+    """webargs reading input as this API always has: a body sent as JSON (415 otherwise), an
+    empty body as `{}`, the query string's first values, each schema's own `unknown` rule,
+    cached schema instances, and a 400 problem whose `errors` are marshmallow's."""
 
     DEFAULT_VALIDATION_STATUS = 400
     DEFAULT_UNKNOWN_BY_LOCATION: dict[str, str | None] = {}
@@ -81,7 +82,12 @@ class Parser(FlaskParser):
         return loader(argmap)
 
     def load_json(self, req: Any, schema: Schema) -> dict[str, Any]:
+        if not req.is_json and (req.content_length or req.headers.get("Transfer-Encoding")):
+            raise Problem(415, "unsupported-media-type",
+                          "the body must be JSON, sent with Content-Type application/json")
         raw = req.get_data()
+        if len(raw) > g.largest_body:
+            raise RequestEntityTooLarge()
         try:
             data = orjson.loads(raw) if raw.strip() else {}
         except orjson.JSONDecodeError as bad:
@@ -101,6 +107,39 @@ class Parser(FlaskParser):
 
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
+
+    def arguments(
+        self, schema: Any, *, location: str = "json", largest: int = api.LARGEST_BODY,
+        **kwargs: Any,
+    ) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
+        """flask-smorest's, and for a JSON body its limits too: the route reads at most
+        `largest` bytes (`refuse_large_bodies`), and documents its 413 and 415."""
+        loading = super().arguments(schema, location=location, **kwargs)
+        if location != "json":
+            return loading
+
+        def limited(view: Callable[..., Response]) -> Callable[..., Response]:
+            view = self.alt_response(413, schema=api.Problem, content_type=PROBLEM_JSON,
+                                     description=f"the body is over {largest} bytes")(view)
+            view = self.alt_response(415, schema=api.Problem, content_type=PROBLEM_JSON,
+                                     description="the body is not sent as application/json")(view)
+            view = loading(view)
+            view.largest_body = largest  # type: ignore[attr-defined]
+            return view
+
+        return limited
+
+
+def refuse_large_bodies() -> None:
+    """Before anything reads a body: past its route's limit it is a 413, at once when its
+    Content-Length says so; a body sent in chunks is read one byte past the limit at most
+    (Werkzeug stops there), and that byte makes it a 413 (`Parser.load_json`). So no body
+    larger than the limit is ever held."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    g.largest_body = getattr(view, "largest_body", api.LARGEST_BODY)
+    if (request.content_length or 0) > g.largest_body:
+        raise RequestEntityTooLarge()
+    request.max_content_length = g.largest_body + 1
 
 
 def answer(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

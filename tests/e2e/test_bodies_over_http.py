@@ -1,0 +1,84 @@
+"""Bodies too large for their route are refused with 413 before they are read, by the Procfile's
+own web: a Content-Length over the limit is answered while the body is still unsent, and a
+chunked body is cut off just past the limit.
+
+Raw sockets, so that the test controls what is sent and when; every read is bounded by a
+timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from schemas import api
+from tests.e2e.served import serve
+
+CHUNK = 64 * 1024
+
+
+@pytest.fixture(scope="module")
+def address(redis_url):
+    with serve({"REDIS_URL": redis_url}) as http:
+        host, port = http.base.removeprefix("http://").split(":")
+        yield host, int(port)
+
+
+def exchange(address, head: bytes, body_parts=()) -> tuple[int, dict[str, str], bytes]:
+    """Send `head`, then `body_parts` (stopping early if the server answers and closes), and
+    read the answer: its status, headers and body."""
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(head)
+        for part in body_parts:
+            try:
+                sock.sendall(part)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        return read_answer(sock)
+
+
+def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    while len(body) < int(headers.get("Content-Length", 0)):
+        body += sock.recv(65536)
+    return int(lines[0].split()[1]), headers, body
+
+
+def post_head(path: str, *fields: str) -> bytes:
+    lines = [f"POST {path} HTTP/1.1", "Host: tablelog", "Content-Type: application/json", *fields]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def test_a_declared_length_over_the_limit_is_answered_before_the_body_is_sent(address):
+    head = post_head("/v1/games", f"Content-Length: {api.LARGEST_BODY + 1}")
+    status, headers, body = exchange(address, head)
+    assert status == 413
+    assert headers["Content-Type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert problem["code"] == "body-too-large" and str(api.LARGEST_BODY) in problem["detail"]
+
+
+def test_a_chunked_body_is_cut_off_past_the_limit(address):
+    chunk = f"{CHUNK:x}\r\n".encode() + b" " * CHUNK + b"\r\n"
+    # Past the limit by one chunk, and never ended: the answer cannot wait for the rest.
+    chunks = [chunk] * (api.LARGEST_BODY // CHUNK + 1)
+    head = post_head("/v1/games", "Transfer-Encoding: chunked")
+    status, headers, body = exchange(address, head, chunks)
+    assert status == 413
+    assert json.loads(body)["code"] == "body-too-large"
+
+
+def test_a_replay_upload_has_the_larger_limit(address):
+    padded = b'{"format": "tablelog-replay/1", "x": "' + b" " * api.LARGEST_BODY + b'"}'
+    head = post_head("/v1/replays/verify", f"Content-Length: {len(padded)}")
+    status, _, body = exchange(address, head, [padded])
+    assert status == 400 and json.loads(body)["code"] == "invalid-request"  # read, then judged
+    head = post_head("/v1/replays/verify", f"Content-Length: {api.LARGEST_REPLAY + 1}")
+    assert exchange(address, head)[0] == 413
