@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli import games
+from cli import games, transfer
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,5 +17,5 @@ def main() -> None:
     """
 
 
-for command in (games.games, games.new):
+for command in (games.games, games.new, transfer.export, transfer.import_):
     main.add_command(command)

@@ -295,6 +295,14 @@ def _rebuilt(store: Store, seen: Seen, upto: int | None) -> tuple[list[dict[str,
     return entries, log.state_at(seen.game, log.table_of(seen.meta, seed, decks), entries)
 
 
+def _ended(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Any]:
+    """A finished game's whole log and its final state, as stored: it changes no more, and an
+    export downloads every finished game, so replaying each log again would be the export's
+    whole cost. (A running game is replayed: a verdict may land between the two reads.)"""
+    _, saved = store.projections.state(seen.id)
+    return store.log.entries(seen.id), codec.decode(seen.game.state_type, saved)
+
+
 def state(store: Store, seen: Seen, at: int | None) -> bytes:
     meta, game, viewer = seen.meta, seen.game, seen.viewer
     if at is None:
@@ -361,7 +369,7 @@ def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[
 
 def replay_document(store: Store, seen: Seen) -> dict[str, Any]:
     meta, game, game_id, finished = seen.meta, seen.game, seen.id, seen.finished
-    entries, final = _rebuilt(store, seen, None)
+    entries, final = _ended(store, seen) if finished else _rebuilt(store, seen, None)
     seed, decks = store.games.secret(game_id)
     table = log.table_of(meta, seed, decks)
     canonical = game.canonical_deck(table.seats, table.options)

@@ -112,8 +112,12 @@ class Games:
 
     def list_finished(self, game_id: str, created: Mapping[str, Any]) -> None:
         """List an imported game where it would have been listed had it been played here: by
-        the time of its `game-created` entry, among all games, its title's and finished ones."""
-        when = datetime.fromisoformat(created["at"]).timestamp()
+        the time of its `game-created` entry, among all games, its title's and finished ones.
+
+        That time is to the millisecond; games created in the same one are told apart within
+        it by their ids, since a page of a listing ends at a time and the next starts after it.
+        """
+        when = datetime.fromisoformat(created["at"]).timestamp() + _within_a_ms(game_id)
         self._list(game_id, created["game"], when, keys.FINISHED)
 
     def _list(self, game_id: str, title: str, when: float, *among: str) -> None:
@@ -222,6 +226,11 @@ def _meta(created: Mapping[str, Any], version: int, last_hash: str, submitted: i
         "hash": last_hash,
         "submitted": submitted,
     }
+
+
+def _within_a_ms(game_id: str) -> float:
+    """0 to 0.998 ms, in steps of 2 µs: wider than a listing cursor's step past a time (1 µs)."""
+    return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big") % 500 * 2e-6
 
 
 def _text(value: bytes | str | int) -> str:

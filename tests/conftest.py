@@ -15,6 +15,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -103,17 +105,25 @@ def client(app):
     return app.test_client()
 
 
-@pytest.fixture(scope="session")
-def web(redis_url, workers):
-    """The base URL of the app served over real HTTP (werkzeug's threaded server, in a thread of
-    the test process) for clients that need a socket; followed logs reconnect every 3 s."""
-    from service import create_app
-
-    app = create_app({"REDIS_URL": redis_url, "FOLLOW_SECONDS": 3})
+@contextmanager
+def served(app) -> Iterator[str]:
+    """The base URL of `app` served over real HTTP (werkzeug's threaded server, in a thread of
+    the test process), for clients that need a socket."""
     server = make_server("127.0.0.1", _free_port(), app, threaded=True)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def web(redis_url, workers):
+    """The suite's service over real HTTP; followed logs reconnect every 3 s."""
+    from service import create_app
+
+    with served(create_app({"REDIS_URL": redis_url, "FOLLOW_SECONDS": 3})) as url:
+        yield url

@@ -4,16 +4,8 @@ from engine import log
 from engine.games import GAMES
 from store import keys
 from store.games import Loaded
-from store.projections import Projection
-from tests.played import played, replay
+from tests.played import replay, stored
 from tests.store.conftest import new_game
-
-
-def load(store, document, game_id=None):
-    playout = played(document["game"], document["seed"])
-    projection = Projection.of(playout.game, document["players"], playout.final, 0)
-    secret = {"seed": document["seed"], "decks": []}
-    return store.games.load(game_id or document["id"], document["entries"], secret, projection)
 
 
 def keys_of(store, game_id):
@@ -24,7 +16,7 @@ def keys_of(store, game_id):
 def test_a_loaded_game_reads_back_entry_for_entry_with_its_verdict_index(store):
     document = replay("hermit", "load", "h1")
     head = (document["version"], document["entries"][-1]["hash"])
-    assert load(store, document) == Loaded(True, *head)
+    assert stored(store, document) == Loaded(True, *head)
     assert store.log.entries("h1") == document["entries"]
     assert store.log.head("h1") == head
     verdicts = {e["of"]: e["seq"] for e in document["entries"]
@@ -41,7 +33,7 @@ def test_a_loaded_game_reads_back_entry_for_entry_with_its_verdict_index(store):
 
 def test_a_loaded_game_is_listed_at_its_creation_time_among_all_its_titles_and_finished(store):
     new_game(store, "here")  # created now: after any game of January 2026
-    load(store, replay("hermit", "load", "old", created=60))
+    stored(store, replay("hermit", "load", "old", created=60))
     for title, finished in ((None, False), ("hermit", False), (None, True)):
         listed = [g for g, _ in store.games.ids(None, 10, title=title, finished=finished)]
         assert listed[0] == "old"
@@ -52,7 +44,7 @@ def test_a_loaded_game_is_listed_at_its_creation_time_among_all_its_titles_and_f
 def test_an_id_taken_by_another_game_is_left_as_it_was(store):
     new_game(store, "taken")
     before = keys_of(store, "taken")
-    loaded = load(store, replay("hermit", "load", "taken"))
+    loaded = stored(store, replay("hermit", "load", "taken"))
     assert loaded == Loaded(False, *store.log.head("taken"))
     assert keys_of(store, "taken") == before
     assert store.games.ids(None, 10, title="hermit") == []
@@ -60,10 +52,10 @@ def test_an_id_taken_by_another_game_is_left_as_it_was(store):
 
 def test_loading_the_same_game_twice_writes_it_once_and_lists_it_again(store):
     document = replay("keltis-card", "load", "k1")
-    load(store, document)
+    stored(store, document)
     store.redis.delete(keys.FINISHED)  # as if the first import stopped before listing it
     before = keys_of(store, "k1")
-    assert load(store, document).written is False
+    assert stored(store, document).written is False
     assert keys_of(store, "k1") == before
     assert [g for g, _ in store.games.ids(None, 10, finished=True)] == ["k1"]
 
@@ -71,5 +63,14 @@ def test_loading_the_same_game_twice_writes_it_once_and_lists_it_again(store):
 def test_every_title_loads_under_its_rules(store):
     for number, title in enumerate(sorted(GAMES)):
         document = replay(title, "load", f"t{number}")
-        assert load(store, document).written
+        assert stored(store, document).written
         assert store.log.entries(f"t{number}")[-1] == document["entries"][-1]
+
+
+def test_games_created_in_the_same_millisecond_list_apart(store):
+    at_once = [replay("hermit", "load", f"same-{n}") for n in range(20)]
+    for document in at_once:
+        stored(store, document)
+    times = [when for _, when in store.games.ids(None, 100)]
+    assert len(set(times)) == 20
+    assert max(times) - min(times) < 1e-3
