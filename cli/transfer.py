@@ -36,8 +36,10 @@ LISTED_PAGE = 200  # the API's largest page of games
               help="The dump: one replay a line. An export cut short resumes into it.")
 @with_session
 def export(session: Session, titles: tuple[str, ...], output: Path) -> None:
-    """Write every finished game's replay to a file, one a line, oldest first."""
-    client = session.client()
+    """Write every finished game's replay to a file, one a line, oldest first (no token:
+    finished games are public)."""
+    # A token sent would be refused by every game it is not for.
+    client = _client(session.url, None)
     kept = _kept(output)
     wanted = [game_id for game_id in _finished(client, titles) if game_id not in kept]
     tally: dict[str, Any] = {"file": str(output), "exported": 0, "kept": len(kept), "refused": []}
@@ -56,6 +58,12 @@ def export(session: Session, titles: tuple[str, ...], output: Path) -> None:
             advance(1)
     _told(session, tally, f"Exported {tally['exported']} finished games to {output}"
           + (f" ({len(kept)} were in it already)." if kept else "."))
+
+
+def _client(url: str, token: str | None) -> Client:
+    client = Client(url, token)
+    click.get_current_context().call_on_close(client.close)
+    return client
 
 
 def _kept(output: Path) -> set[str]:
@@ -100,8 +108,7 @@ def _finished(client: Client, titles: tuple[str, ...]) -> Iterator[str]:
 def import_(session: Session, dump: Path, import_token: str | None) -> None:
     """Import every game of a dump that `tablelog export` wrote. Run it again to resume: the
     games already imported are skipped by the server."""
-    client = Client(session.url, import_token or session.token)
-    click.get_current_context().call_on_close(client.close)
+    client = _client(session.url, import_token or session.token)
     tally: dict[str, Any] = {"imported": 0, "already": 0, "refused": []}
     with (dump.open("rb") as lines, _progress(f"importing {dump}", dump.stat().st_size) as advance,
           _resumable(lambda: f"{tally['imported']} games were imported")):
@@ -143,10 +150,11 @@ def _told(session: Session, tally: dict[str, Any], sentence: str) -> None:
     """What a command did, each game it could not move, and exit code 1 if there was one."""
 
     def draw(console: Console) -> None:
-        console.print(sentence)
+        # The server's sentences are printed as they are: brackets in them are no markup.
+        console.print(sentence, markup=False)
         for refused in tally["refused"]:
             line = f"line {refused['line']}, " if "line" in refused else ""
-            console.print(f"Refused {line}game {refused['id']}: {refused['detail']}")
+            console.print(f"Refused {line}game {refused['id']}: {refused['detail']}", markup=False)
 
     session.emit(tally, draw)
     if tally["refused"]:
