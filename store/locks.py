@@ -29,10 +29,13 @@ return 0
 # Take the game's lock (KEYS[1]) for ARGV[1]'s `token` and read what judging needs: the meta
 # (KEYS[2]), the last judged submission and the status (`fields` of the proj hash, KEYS[3]),
 # the engine state unless the caller already holds the state after that very submission
-# (`cached`), and the log's entries (KEYS[4]) from it on (its own for its hash).
+# (`cached`), and the log's entries (KEYS[4]) from it on (its own for its hash). A lock held
+# by another answers when it lapses (ms from now).
 _JUDGING = """
 local a = cjson.decode(ARGV[1])
-if not redis.call('SET', KEYS[1], a.token, 'NX', 'PX', a.lock_ms) then return {'locked'} end
+if not redis.call('SET', KEYS[1], a.token, 'NX', 'PX', a.lock_ms) then
+  return {'locked', redis.call('PTTL', KEYS[1])}
+end
 local meta = redis.call('HGETALL', KEYS[2])
 if #meta == 0 then
   redis.call('DEL', KEYS[1])
@@ -49,6 +52,10 @@ return {'ok', meta, judged, status or '', state, entries}
 
 class Locked(Exception):
     """Another worker holds the game's lock (it may be judging it, or have died doing so)."""
+
+    def __init__(self, lapses_in_s: float):
+        super().__init__(f"locked for {lapses_in_s:.3f} s more")
+        self.lapses_in_s = lapses_in_s
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,7 @@ class Locks:
     def judging_of(answer: list[Any], token: str) -> Judging | None:
         """None when the game does not exist; `Locked` when another worker holds the lock."""
         if answer[0] == b"locked":
-            raise Locked(token)
+            raise Locked(max(answer[1], 0) / 1000)
         if answer[0] != b"ok":
             return None
         _, meta, judged, status, state, entries = answer

@@ -9,7 +9,8 @@ dead processes left behind. Everything held is a lease that a killed process can
 - a drain slot's flag names the worker running it and is freed at the next heartbeat once that
   worker's own heartbeat has lapsed (a flag of a job still queued lapses after `_FLAG_S`);
 - a game's lock (`store.locks`) lapses before the claim taken with it, so a game whose judge
-  died is unlocked by the time it is claimed again.
+  died is unlocked by the time it is claimed again; a drain that finds a game locked keeps its
+  own claim only until that lock lapses.
 """
 
 from __future__ import annotations
@@ -78,16 +79,21 @@ end
 return open_slot(KEYS[1], 4, a.flag_s)
 """
 
-# Release the claims this drain took on the games it judged (`judged`: [game, until] pairs,
-# each released only if still its own), take back lapsed claims, then take the `count` oldest
-# dirty games and claim them `until`; the drain slot's flag (KEYS[3]) names its `worker` and
-# lives `flag_s` while the job works. ARGV[1] is {"now", "until", "flag_s", "worker", "count",
-# "judged"}.
+# Settle the claims this drain is done with (`settled`, each only if still its own): release
+# those of the games it judged ([game, until]), and make those of the games it found locked
+# lapse with the lock ([game, until, when the lock lapses]). Then take back lapsed claims,
+# take the `count` oldest dirty games and claim them `until`; the drain slot's flag (KEYS[3])
+# names its `worker` and lives `flag_s` while the job works. ARGV[1] is {"now", "until",
+# "flag_s", "worker", "count", "settled"}.
 _CLAIM = _RECLAIM + """
 local a = cjson.decode(ARGV[1])
-for _, claim in ipairs(a.judged) do
+for _, claim in ipairs(a.settled) do
   if tonumber(redis.call('ZSCORE', KEYS[2], claim[1])) == tonumber(claim[2]) then
-    redis.call('ZREM', KEYS[2], claim[1])
+    if claim[3] then
+      redis.call('ZADD', KEYS[2], 'XX', claim[3], claim[1])
+    else
+      redis.call('ZREM', KEYS[2], claim[1])
+    end
   end
 end
 reclaim(KEYS[1], KEYS[2], a.now)
@@ -152,8 +158,9 @@ class Scheduler:
         self._free_slots = client.register_script(_FREE_SLOTS)
         # The claims this object took and has not released: game -> when the claim lapses.
         self._claims: dict[str, str] = {}
-        # Claims on judged games, released by the next claim: [game, when it lapses].
-        self._judged: list[list[str]] = []
+        # Claims settled by the next claim: [game, when it lapses], released (a judged game),
+        # or with when to lapse instead (a game found locked).
+        self._settled: list[list[str]] = []
 
     def mark_dirty(self, game_id: str | None = None, unless_claimed: bool = False) -> int | None:
         """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
@@ -188,12 +195,12 @@ class Scheduler:
             now = time.time()
             # A string: a Lua number would reach Redis rounded, and the release compares it.
             until = repr(now + CLAIM_S)
-            released, self._judged = self._judged, []
+            settled, self._settled = self._settled, []
             claimed = self._claim(
                 keys=[keys.DIRTY, keys.CLAIMED, keys.draining(slot)],
                 args=[orjson.dumps({
                     "now": now, "until": until, "flag_s": _FLAG_S, "worker": worker,
-                    "count": at_most, "judged": released,
+                    "count": at_most, "settled": settled,
                 })],
             )
             left = deadline - time.monotonic()
@@ -208,12 +215,17 @@ class Scheduler:
         taken by another drain stays with it)."""
         until = self._claims.pop(game_id, None)
         if until is not None:
-            self._judged.append([game_id, until])
+            self._settled.append([game_id, until])
 
-    def leave(self, game_id: str) -> None:
+    def leave(self, game_id: str, lock_lapses_in_s: float | None = None) -> None:
         """Leave this drain's claim on a game it could not judge to lapse, and another drain to
-        judge the game then."""
-        self._claims.pop(game_id, None)
+        judge the game then. A game another worker holds locked (`lock_lapses_in_s`) is left
+        only until that lock lapses (with the next claim): a live holder judges what it finds
+        before releasing the lock, and a dead one's game is taken back as soon as its lock
+        lapses, not a whole claim later."""
+        until = self._claims.pop(game_id, None)
+        if until is not None and lock_lapses_in_s is not None:
+            self._settled.append([game_id, until, repr(time.time() + lock_lapses_in_s)])
 
     def reclaim_lapsed(self) -> int:
         """Put games whose claim lapsed back among the dirty ones; how many there were."""
@@ -221,10 +233,10 @@ class Scheduler:
         return self._reclaim(keys=[keys.DIRTY, keys.CLAIMED], args=[orjson.dumps(now)])
 
     def drain_may_stop(self, slot: int, worker: str = _QUEUED) -> bool:
-        """Release the claims on judged games and lower the slot's flag; False if a game was
-        marked dirty meanwhile and this drain took the flag back, so the caller must go on
-        draining instead of stopping."""
-        if self._judged:
+        """Settle this drain's claims (`judged`, `leave`) and lower the slot's flag; False if a
+        game was marked dirty meanwhile and this drain took the flag back, so the caller must go
+        on draining instead of stopping."""
+        if self._settled:
             self.next_dirty(slot, 0, worker, at_most=0)
         flag = keys.draining(slot)
         pipe = self.redis.pipeline(transaction=False)

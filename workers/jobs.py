@@ -37,9 +37,9 @@ def drain(slot: int = 0) -> int:
     round trips (claim, read, commit) whatever their number; the claims on judged games are
     released by the next claim, and a game submitted to while it was judged is judged again at
     once, its claim still held. A game that cannot be judged now must not stop the drain for
-    every other game: locked by another worker (judging it, or dead while judging it), or
-    failing (a bug), it keeps its claim, which lapses after the lock does, so the game is
-    judged again. When Redis goes away the drain ends: the worker waits for it to be back.
+    every other game: locked by another worker (judging it, or dead while judging it), it
+    keeps its claim until that lock lapses; failing (a bug), until the claim lapses; then the
+    game is judged again. When Redis goes away the drain ends: the worker waits for it to be back.
     """
     store = _store()
     scheduler = store.scheduler
@@ -57,7 +57,7 @@ def drain(slot: int = 0) -> int:
             for game_id in judged.done:
                 scheduler.judged(game_id)
             for game_id in judged.left:
-                scheduler.leave(game_id)
+                scheduler.leave(game_id, judged.locked.get(game_id))
             again = judged.again
         if scheduler.drain_may_stop(slot, worker):
             return written

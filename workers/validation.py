@@ -39,6 +39,8 @@ class Judged:
     # Locked by another worker, or failing (a bug, logged): its claim is to be left to lapse,
     # so that the game is judged again.
     left: list[str] = field(default_factory=list)
+    # Those of them locked by another worker: in how many seconds that lock lapses.
+    locked: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,9 @@ def judge(store: Store, game_ids: Sequence[str], worker: str = "") -> Judged:
         try:
             judging = store.locks.judging_of(checked(answers[index]), token)
             pending = None if judging is None else _judge(store, game_id, judging, commit)
-        except Locked:
+        except Locked as held:
             judged.left.append(game_id)
+            judged.locked[game_id] = held.lapses_in_s
             continue
         except RedisError:
             raise
@@ -158,7 +161,7 @@ def judge_pending(store: Store, game_id: str) -> int:
     when another worker holds the game's lock."""
     judged = judge(store, [game_id])
     if judged.left:
-        raise Locked(game_id)
+        raise Locked(judged.locked.get(game_id, 0.0))
     return judged.written
 
 

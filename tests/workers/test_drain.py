@@ -5,6 +5,7 @@ when the test makes it happen.
 """
 
 import time
+from datetime import UTC, datetime
 
 import pytest
 import redis
@@ -108,6 +109,21 @@ def test_a_game_locked_by_a_judge_that_died_stays_claimed_and_is_judged_after_th
     store.redis.delete(keys.game(game_id).lock)  # the lock lapses before the claim does
     with freeze_time("2026-11-23 10:00:30", tick=True):
         assert jobs.drain() == 1
+    assert verdicts(store, game_id) == ["move-accepted"]
+    assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
+
+
+def test_a_game_found_locked_is_claimed_only_until_the_lock_lapses(store):
+    game_id = pending_game(store)
+    store.scheduler.mark_dirty(game_id)
+    # Its judge died holding the lock with 2 s of it left (Redis restarted under it, say).
+    store.redis.set(keys.game(game_id).lock, "killed/0", px=2_000)
+    assert jobs.drain() == 0
+    lapses = store.redis.zscore(CLAIMED, game_id)
+    assert lapses is not None and lapses <= time.time() + 2  # not a whole claim (CLAIM_S) more
+    store.redis.delete(keys.game(game_id).lock)  # the lock lapses...
+    with freeze_time(datetime.fromtimestamp(lapses + 0.01, UTC), tick=True):
+        assert jobs.drain() == 1  # ...and the claim with it: the game is taken back at once
     assert verdicts(store, game_id) == ["move-accepted"]
     assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
 
