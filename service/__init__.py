@@ -4,7 +4,8 @@
 defaults, then `test_config`, then the environment (REDIS_URL, REDIS_CLUSTER_URL, and
 TABLELOG_* for the rest: TABLELOG_REPLICA_ACKS is "auto", or how many replicas must hold a write
 before it is answered, 0 for none; TABLELOG_REPLICA_ACK_MS how long to wait for them;
-TABLELOG_IMPORT_TOKEN the operator's token for importing games, none by default: no imports).
+TABLELOG_IMPORT_TOKEN the operator's token for importing games, none by default: no imports;
+TABLELOG_RATE_* the rate limits, service.limits).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
-from service import audits, games, meta, moves, openapi, pages, web
+from service import audits, games, limits, meta, moves, openapi, pages, web
 from store import Store
 from store.connection import cluster_url, redis_url
 from store.health import forgetting
@@ -45,6 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REPLICA_ACKS=AUTO,
         REPLICA_ACK_MS=DEFAULT_TIMEOUT_MS,
         IMPORT_TOKEN=None,
+        **limits.DEFAULTS,
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -58,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
     app.before_request(web.refuse_large_bodies)
+    limits.register(app)
     openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)

@@ -6,6 +6,7 @@ an answer body (or raises a Problem). Nothing here knows Flask beyond the Proble
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import time
@@ -26,6 +27,7 @@ from service.problems import Problem
 from service.timeline import replay_secret
 from store import Store
 from store.audits import AuditStatus
+from store.connection import UNREACHABLE
 from store.log import Outcome, Writing, now
 from store.projections import Projection, Status
 from workers import queue
@@ -190,8 +192,7 @@ def submit(
         idempotency=(idempotency_key, body_hash) if idempotency_key else None,
     )
     appended, slots = store.submit(writing, based_on=(meta["version"], meta["hash"]))
-    for slot in slots:
-        queue.enqueue_drain(store.queues, slot)
+    _queue_drains(store, slots)
     if appended.outcome == Outcome.CONFLICT:
         raise Problem(
             409,
@@ -204,9 +205,21 @@ def submit(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
     fresh = appended.outcome == Outcome.OK
-    answered = verdict(store, seen, appended.seq, wait, appended.version, fresh)
+    try:
+        answered = verdict(store, seen, appended.seq, wait, appended.version, fresh)
+    except UNREACHABLE:
+        # The move is in the log; only its verdict could not be awaited: it is read later.
+        answered = 202, {"seq": appended.seq, "status": "pending"}
     replicated(store, game_id)
     return answered
+
+
+def _queue_drains(store: Store, slots: list[int]) -> None:
+    """A drain for each slot the append opened. Should Redis go away first, the game is
+    marked all the same, and a worker's heartbeat queues its drain once Redis is back."""
+    with contextlib.suppress(*UNREACHABLE):
+        for slot in slots:
+            queue.enqueue_drain(store.queues, slot)
 
 
 def replicated(store: Store, game_id: str) -> None:

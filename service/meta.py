@@ -5,7 +5,7 @@ from redis.exceptions import RedisError
 
 from engine.games import GAMES
 from schemas import api
-from service.problems import Problem
+from service.problems import RETRY_AFTER_S, Problem
 from service.web import Blueprint, answer, store
 from store.health import pending, persistence
 from workers.queue import audit_queue, queue
@@ -35,10 +35,10 @@ def healthz():
     except RedisError:
         # Which Redis, and why, is for the logs: the answer is public.
         return answer({"status": "down", "redis": "unreachable", "workers": 0}, 503,
-                      {"Retry-After": "1"})
+                      {"Retry-After": RETRY_AFTER_S})
     late = (waiting.oldest_s or 0) > current_app.config["HEALTH_STALLED_S"]
     if late and not report["workers"]:
-        return answer({"status": "stalled", **report}, 503, {"Retry-After": "1"})
+        return answer({"status": "stalled", **report}, 503, {"Retry-After": RETRY_AFTER_S})
     degraded = late or not report["workers"] or not report["auditors"]
     return answer({"status": "degraded" if degraded else "ok", **report})
 

@@ -12,9 +12,12 @@ from redis.exceptions import RedisClusterException, RedisError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.log import UnknownRules
+from store.log import OutcomeUnknown
 
 PROBLEM_TYPES = "https://tablelog.example/problems/"
 PROBLEM_JSON = "application/problem+json"
+# Seconds a client is asked to wait before trying again when the game store is away.
+RETRY_AFTER_S = "1"
 
 
 class Problem(Exception):
@@ -23,7 +26,7 @@ class Problem(Exception):
         self.status, self.code, self.detail, self.extra = status, code, detail, extra
 
 
-def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
+def problem_bytes(status: int, code: str, detail: str, **extra: Any) -> bytes:
     body = {
         "type": PROBLEM_TYPES + code,
         "title": HTTPStatus(status).phrase,
@@ -33,11 +36,20 @@ def problem_response(status: int, code: str, detail: str, **extra: Any) -> Respo
         **extra,
     }
     # Marshmallow keys the errors of a list's items by their index.
-    return Response(
-        orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS),
-        status=status,
-        mimetype=PROBLEM_JSON,
-    )
+    return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
+
+
+def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
+    answer = Response(problem_bytes(status, code, detail, **extra), status=status,
+                      mimetype=PROBLEM_JSON)
+    if status == 503:
+        answer.headers["Retry-After"] = RETRY_AFTER_S
+    return answer
+
+
+def code_of(status: int) -> str:
+    """The `code` of a refusal that has none of its own: its status's phrase, kebab-cased."""
+    return HTTPStatus(status).phrase.lower().replace(" ", "-").replace("'", "")
 
 
 def register(app: Flask) -> None:
@@ -62,8 +74,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(e: HTTPException) -> Response:
-        code = HTTPStatus(e.code).phrase.lower().replace(" ", "-").replace("'", "")
-        answer = problem_response(e.code, code, e.description or HTTPStatus(e.code).phrase)
+        answer = problem_response(e.code, code_of(e.code),
+                                  e.description or HTTPStatus(e.code).phrase)
         # Keep what the exception says beyond its body, such as a 405's `Allow`.
         answer.headers.extend((k, v) for k, v in e.get_headers() if k.lower() != "content-type")
         return answer
@@ -76,6 +88,16 @@ def register(app: Flask) -> None:
         app.logger.warning("the game store failed: %r", e)
         return problem_response(
             503, "store-unavailable", "the game store did not answer; try again shortly"
+        )
+
+    @app.errorhandler(OutcomeUnknown)
+    def _outcome_unknown(e: OutcomeUnknown) -> Response:
+        app.logger.warning("an append's answer was lost: %r", e.__cause__)
+        return problem_response(
+            503, "outcome-unknown",
+            "the move reached the game store but its answer was lost, so it may or may not be"
+            " in the log: post it again with the same Idempotency-Key and it counts once"
+            " (without one, read the log before posting it again)",
         )
 
     @app.errorhandler(Exception)

@@ -19,7 +19,7 @@ from store.audits import Audits
 from store.batch import Batch, checked
 from store.games import Games
 from store.locks import Locks
-from store.log import Appended, Log, Outcome, Writing
+from store.log import Appended, Log, Outcome, OutcomeUnknown, Writing
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Scheduler, slot_of
@@ -68,10 +68,13 @@ class Store:
         batch = Batch(self.redis)
         appending = self.log.queue_append(batch, chained)
         marking = self.scheduler.queue_mark(batch, writing.game_id)
-        answers = batch.run()
-        appended = chained.outcome(checked(answers[appending]))
-        slots = [slot_of(checked(answers[marking]))]
-        if appended.outcome == Outcome.MOVED:
-            appended = self.log.write(writing)
-            slots.append(self.scheduler.mark_dirty(writing.game_id))
+        try:
+            answers = batch.run()
+            appended = chained.outcome(checked(answers[appending]))
+            slots = [slot_of(checked(answers[marking]))]
+            if appended.outcome == Outcome.MOVED:
+                appended = self.log.write(writing)
+                slots.append(self.scheduler.mark_dirty(writing.game_id))
+        except connection.UNREACHABLE as lost:
+            raise OutcomeUnknown(writing.game_id) from lost
         return appended, [slot for slot in slots if slot is not None]

@@ -22,6 +22,8 @@ LONGEST_WAIT_S = 10
 _TIMEOUTS = {"socket_connect_timeout": 5, "socket_timeout": LONGEST_WAIT_S + 5}
 
 StoreClient = redis.Redis | RedisCluster
+# What a command fails with when Redis went away, possibly after running it.
+UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
 
 
 def redis_url() -> str:

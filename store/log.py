@@ -3,10 +3,17 @@
 Every write that must not half-happen goes through one Lua script, `_APPEND`: it checks the
 expected version, the idempotency key and that no verdict is written twice, then appends the
 entries and updates meta, verdict index and projections together.
+
+A submission's stream entry carries, beside the entry itself (field `e`), a nonce of its append
+(field `n`, read by nothing else): an append sent again after its answer was lost (redis-py's
+cluster client does so when a connection drops) finds its nonce where it meant to write, and is
+answered as written instead of appending the move twice. Two clients posting the same move at
+the same millisecond make identical entries, so the entry alone could not tell.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,7 +31,8 @@ from store.projections import Field, Projection
 # ARGV[1] is one JSON object: `based_on` (the version the entries were chained onto),
 # `entries` (their canonical JSON, as stored), `hash` (the last one's), `verdicts` ([submission
 # seq, verdict seq] pairs), `projection` (fields of the proj hash), and when they apply
-# `expected_version`, `idempotency` ({key, body_hash}) and `submitted` (a submission's seq).
+# `expected_version`, `idempotency` ({key, body_hash}), `submitted` (a submission's seq) and
+# `nonce` (stored beside a submission's first entry).
 _APPEND = """
 local log, meta, idem, index, proj = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local a = cjson.decode(ARGV[1])
@@ -34,6 +42,14 @@ if a.idempotency then
   local seen = redis.call('HGET', idem, a.idempotency.key)
   if seen then return {'idempotent', seen} end
 end
+if a.nonce and a.based_on ~= version then
+  -- Sent again after its answer was lost: it was written, and is answered as written.
+  local at = (a.based_on + 1) .. '-0'
+  local there = redis.call('XRANGE', log, at, at)
+  if #there == 1 and there[1][2][4] == a.nonce then
+    return {'ok', tostring(a.based_on + #a.entries)}
+  end
+end
 if a.expected_version and a.expected_version ~= version then
   return {'conflict', tostring(version)}
 end
@@ -42,7 +58,11 @@ for _, pair in ipairs(a.verdicts) do
   if redis.call('HEXISTS', index, pair[1]) == 1 then return {'judged', tostring(pair[1])} end
 end
 for k, entry in ipairs(a.entries) do
-  redis.call('XADD', log, (version + k) .. '-0', 'e', entry)
+  if k == 1 and a.nonce then
+    redis.call('XADD', log, (version + k) .. '-0', 'e', entry, 'n', a.nonce)
+  else
+    redis.call('XADD', log, (version + k) .. '-0', 'e', entry)
+  end
 end
 for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2]) end
 local fields = {}
@@ -76,6 +96,11 @@ _VERDICTS = (ACCEPTED, REJECTED)
 def now() -> str:
     """ISO 8601 in UTC with a Z, to the millisecond."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+class OutcomeUnknown(Exception):
+    """An append was sent but its answer was lost (the connection dropped, Redis went away):
+    the entries may or may not be in the log."""
 
 
 class Outcome(StrEnum):
@@ -126,6 +151,7 @@ class Writing:
             args["projection"] = self.projection.fields(at=version + len(entries))
         if self.submission:
             args["submitted"] = version + 1
+            args["nonce"] = secrets.token_hex(8)
         if self.expected_version is not None:
             args["expected_version"] = self.expected_version
         if self.idempotency:

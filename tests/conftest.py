@@ -4,6 +4,9 @@ A session starts `redis-server` on a free port (nothing on disk), two judging wo
 auditing one, running exactly what the Procfile runs (`python -m workers [audits]`), pointed at
 it by REDIS_URL.
 Tests that need neither (the engine's) never start them.
+
+Every app and process the suite starts has rate limits it never reaches (it plays far faster
+than any person, all from 127.0.0.1); tests/service/test_rate_limits.py sets its own.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ import pytest
 import redis
 from werkzeug.serving import make_server
 
+from service.limits import out_of_reach
 from store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
+os.environ.update(out_of_reach())
 
 
 def _free_port() -> int:

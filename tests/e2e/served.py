@@ -57,6 +57,9 @@ class Http:
     def post(self, path, json=None, headers=None):
         return self._send("POST", path, json_body=json, headers=headers)
 
+    def put(self, path, json=None, headers=None):
+        return self._send("PUT", path, json_body=json, headers=headers)
+
 
 def procfile() -> dict[str, str]:
     lines = Path(ROOT, "Procfile").read_text().splitlines()

@@ -1,6 +1,7 @@
-"""Bodies too large for their route are refused with 413 before they are read, by the Procfile's
-own web: a Content-Length over the limit is answered while the body is still unsent, and a
-chunked body is cut off just past the limit.
+"""What the Procfile's own web refuses before the API reads a request: bodies too large for
+their route (413, a Content-Length over the limit answered while the body is still unsent, a
+chunked body cut off just past the limit), and what gunicorn itself refuses (malformed or
+oversized request lines and headers), every one of them as problem+json.
 
 Raw sockets, so that the test controls what is sent and when; every read is bounded by a
 timeout.
@@ -82,3 +83,18 @@ def test_a_replay_upload_has_the_larger_limit(address):
     assert status == 400 and json.loads(body)["code"] == "invalid-request"  # read, then judged
     head = post_head("/v1/replays/verify", f"Content-Length: {api.LARGEST_REPLAY + 1}")
     assert exchange(address, head)[0] == 413
+
+
+@pytest.mark.parametrize(("request_bytes", "status"), [
+    (b"NOT A REQUEST LINE\r\n\r\n", 400),
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: tablelog\r\n\r\n", 400),
+    (b"GET /healthz HTTP/1.1\r\nHost: tablelog\r\nX-Long: " + b"a" * 9000 + b"\r\n\r\n", 431),
+    (b"GET /healthz HTTP/1.1\r\n" + b"X-Many: 1\r\n" * 101 + b"\r\n", 431),
+])
+def test_gunicorns_own_refusals_are_problems_too(address, request_bytes, status):
+    answered, headers, body = exchange(address, request_bytes)
+    assert answered == status
+    assert headers["Content-Type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["detail"]
+    assert problem["code"] == {400: "bad-request", 431: "request-header-fields-too-large"}[status]

@@ -1,0 +1,87 @@
+"""Rate limits (Flask-Limiter, counting on the Redis of REDIS_URL): per token, per address without
+one, new games per address, and refused tokens per address, each set from a TABLELOG_RATE_*
+variable; a refusal is a 429 problem with Retry-After.
+
+Each test has an app of its own with the limits it sets (the suite's own are out of reach,
+tests/conftest.py) on a Redis database of its own, so every count starts at zero. No worker
+serves that database: the requests read, or leave moves pending.
+"""
+
+import pytest
+import redis
+
+from service import create_app, limits
+from tests.api import bearer, create
+
+BAD_TOKENS = 1000
+
+
+@pytest.fixture
+def limited(redis_url, monkeypatch):
+    url = redis_url.rsplit("/", 1)[0] + "/6"
+    redis.Redis.from_url(url).flushdb()
+
+    def app_with(**rates: str):
+        for name in limits.DEFAULTS:
+            monkeypatch.delenv(f"TABLELOG_{name}", raising=False)
+        for name, rate in rates.items():
+            monkeypatch.setenv(f"TABLELOG_{name}", rate)
+        return create_app({"TESTING": True, "REDIS_URL": url}).test_client()
+
+    return app_with
+
+
+def assert_rate_limited(answer, longest_wait_s):
+    assert answer.status_code == 429
+    assert answer.content_type == "application/problem+json"
+    assert answer.json["code"] == "rate-limited"
+    assert 1 <= int(answer.headers["Retry-After"]) <= longest_wait_s
+
+
+def test_a_flood_of_bad_tokens_meets_429_and_then_so_does_a_good_token(limited):
+    client = limited()  # the defaults: 30 refused tokens a minute from one address
+    game = create(client)
+    statuses = [
+        client.get(game.url("/state"), headers=bearer(f"guess-{n}")).status_code
+        for n in range(BAD_TOKENS)
+    ]
+    # The address's first refusal in this process is not counted (service/limits.py).
+    first = statuses.index(429)
+    assert statuses[:first] == [401] * first and first == 31
+    assert set(statuses[first:]) == {429}
+    # Once refused, a right guess would tell nothing: every token from that address waits.
+    assert_rate_limited(client.get(game.url("/state"), headers=game.seat(0)), 60)
+    assert client.get(game.url("/state")).status_code == 200  # a spectator needs no token
+
+
+def test_a_token_has_a_limit_of_its_own(limited):
+    client = limited(RATE_PER_TOKEN="5/minute")
+    game = create(client)
+    answers = [client.get(game.url("/state"), headers=game.seat(0)) for _ in range(6)]
+    assert [a.status_code for a in answers] == [200] * 5 + [429]
+    assert_rate_limited(answers[-1], 60)
+    assert client.get(game.url("/state"), headers=game.seat(1)).status_code == 200
+    assert client.get(game.url("/state")).status_code == 200
+
+
+def test_an_address_without_a_token_has_a_limit(limited):
+    client = limited(RATE_PER_ADDRESS="5/minute")
+    game = create(client)  # the first of the five
+    statuses = [client.get(game.url()).status_code for _ in range(6)]
+    assert statuses == [200] * 4 + [429] * 2
+    assert client.get(game.url(), headers=game.seat(0)).status_code == 200
+
+
+def test_game_creation_has_a_limit_per_address(limited):
+    client = limited(RATE_NEW_GAMES="3/minute")
+    games = [create(client) for _ in range(3)]
+    refused = client.post("/v1/games", json={"game": "hermit", "players": ["a", "b"]})
+    assert_rate_limited(refused, 60)
+    assert client.get(games[0].url()).status_code == 200
+
+
+def test_the_counts_live_on_the_service_redis(limited, redis_url):
+    client = limited()
+    create(client)
+    counted = redis.Redis.from_url(redis_url.rsplit("/", 1)[0] + "/6").keys("LIMITS*")
+    assert counted
