@@ -1,10 +1,10 @@
-"""The `tablelog` command: a click group, one command per module of this package."""
+"""The `tablelog` command: a click group, its commands grouped by what they are about."""
 
 from __future__ import annotations
 
 import click
 
-from cli import games, transfer
+from cli import games, playing, replays, scoring, transfer, viewing
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,5 +17,7 @@ def main() -> None:
     """
 
 
-for command in (games.games, games.new, transfer.export, transfer.import_):
+for command in (games.games, games.new, viewing.show, playing.moves, playing.play,
+                viewing.watch, viewing.log, scoring.score, replays.replay, replays.verify,
+                scoring.audit, transfer.export, transfer.import_):
     main.add_command(command)

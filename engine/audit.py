@@ -1,8 +1,9 @@
 """Audits: rebuild a game from nothing but its log and compare with what was stored.
 
 `report` is the whole check and does no I/O, so the same code audits a stored game (in a
-worker, `workers.jobs.audit`), an uploaded replay document (`POST /v1/replays/verify`) and a
-finished game imported from another server (`PUT /v1/games/{id}/replay`).
+worker, `workers.jobs.audit`), a replay document (`verify_replay`: uploaded to `POST
+/v1/replays/verify`, or checked with no server at all by `tablelog verify`) and a finished game
+imported from another server (`PUT /v1/games/{id}/replay`, through `replay_rebuilt`).
 """
 
 from __future__ import annotations
@@ -178,3 +179,40 @@ def _claims(score, claimed: Mapping[str, int]) -> list[dict[str, Any]]:
             "components": [c.to_json() for c in seat.components],
         })
     return out
+
+
+REPLAY_FORMAT = "tablelog-replay/1"
+
+
+class MalformedReplay(ValueError):
+    """A document that cannot be read as a replay: there is nothing to report about."""
+
+
+def replay_secret(document: Mapping[str, Any]) -> tuple[str | None, list[list[str]]]:
+    """The seed and explicit decks a replay document reveals: the seed and the decks of its
+    `game-finished` entry once the game is over, else the deal shown to the table, if any."""
+    seed = document.get("seed")
+    if seed is not None:
+        revealed = [e for e in document["entries"] if e.get("type") == log.FINISHED]
+        return seed, (revealed[-1].get("decks") if revealed else None) or []
+    return None, (document.get("deal") or {}).get("decks") or []
+
+
+def verify_replay(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The audit report of a replay document (CONTRACT.md section 5), with no stored game."""
+    return replay_rebuilt(document)[0]
+
+
+def replay_rebuilt(document: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
+    """A replay document's audit report, and the state its rebuild ended in (None if none)."""
+    if document.get("format") != REPLAY_FORMAT:
+        raise MalformedReplay(f"its format is {document.get('format')!r}, not {REPLAY_FORMAT!r}")
+    entries = document.get("entries")
+    if not isinstance(entries, list) or not entries:
+        raise MalformedReplay("it has no entries")
+    seed, decks = replay_secret(document)
+    stored = {"at": len(entries), "score": document["score"]} if document.get("score") else None
+    try:
+        return rebuilt(entries, seed, decks, stored)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as broken:
+        raise MalformedReplay(f"the replay document cannot be read: {broken!r}") from None

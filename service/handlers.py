@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from engine import codec, log
-from engine.audit import rebuilt
+from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadSetup, GameOver, Table
 from engine.games import GAMES
 from engine.visibility import redact
@@ -24,7 +24,6 @@ from schemas import loader
 from schemas.moves import MOVES
 from service.auth import Seen
 from service.problems import Problem
-from service.timeline import replay_secret
 from store import Store
 from store.audits import AuditStatus
 from store.connection import UNREACHABLE
@@ -441,12 +440,7 @@ def verify(document: dict[str, Any]) -> dict[str, Any]:
 
 def audited(document: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     """A replay document's audit report, and the state its rebuild ended in (None if none)."""
-    entries = document["entries"]
-    seed, decks = replay_secret(document)
-    stored = {"at": len(entries), "score": document["score"]} if document.get("score") else None
     try:
-        return rebuilt(entries, seed, decks, stored)
-    except (KeyError, TypeError, ValueError, IndexError) as broken:
-        raise Problem(
-            400, "malformed-replay", f"the replay document cannot be read: {broken!r}"
-        ) from None
+        return replay_rebuilt(document)
+    except MalformedReplay as broken:
+        raise Problem(400, "malformed-replay", str(broken)) from None

@@ -16,9 +16,9 @@ from datetime import datetime
 from typing import Any
 
 from engine import log
+from engine.audit import replay_secret
 from service import handlers
 from service.problems import Problem
-from service.timeline import replay_secret
 from store import Store
 from store.projections import Projection
 

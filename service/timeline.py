@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from engine import log
+from engine.audit import replay_secret
 from engine.game import TABLE, Game, Table, Viewer
 from schemas.api import MOST_SCORED_STEPS
 from service.auth import Seen
@@ -75,16 +76,6 @@ def uploaded(document: Mapping[str, Any], query: Mapping[str, Any]) -> dict[str,
             400, "malformed-replay", f"the replay cannot be replayed: {broken!r}"
         ) from None
     return {"version": len(entries), "from": first, "to": last, "steps": found}
-
-
-def replay_secret(document: Mapping[str, Any]) -> tuple[str | None, list[list[str]]]:
-    """The seed and explicit decks a replay document reveals: the seed and the decks of its
-    `game-finished` entry once the game is over, else the deal shown to the table, if any."""
-    seed = document.get("seed")
-    if seed is not None:
-        revealed = [e for e in document["entries"] if e.get("type") == log.FINISHED]
-        return seed, (revealed[-1].get("decks") if revealed else None) or []
-    return None, (document.get("deal") or {}).get("decks") or []
 
 
 def steps(

@@ -30,6 +30,8 @@ def _pointed_at(url: str, monkeypatch, data) -> Tablelog:
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
     monkeypatch.setenv("TABLELOG_URL", url)
     monkeypatch.delenv("TABLELOG_TOKEN", raising=False)
+    # Wide enough that no drawn line is wrapped.
+    monkeypatch.setenv("COLUMNS", "200")
     return Tablelog(CliRunner())
 
 

@@ -1,0 +1,118 @@
+"""`tablelog moves` and `tablelog play`: the legal moves, numbered, and one of them (or any move
+written as JSON) posted and judged."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import click
+from rich.console import Console
+
+from cli.client import FAILED, Client, Failure, Refused
+from cli.sentences import fact, label
+from cli.session import Session, with_session
+from cli.viewing import seat_option
+
+# The longest the API waits for a verdict.
+_WAIT_S = 10
+
+
+def _legal(client: Client, game: str, seat: int | None) -> dict[str, Any]:
+    legal = client.get(f"/v1/games/{game}/legal-moves")
+    if seat is not None:
+        legal["moves"] = [m for m in legal["moves"] if m["seat"] == seat]
+    return legal
+
+
+@click.command()
+@click.argument("game")
+@seat_option
+@with_session
+def moves(session: Session, game: str, seat: int | None) -> None:
+    """My legal moves in GAME, numbered for `tablelog play` (every seat's for the table's
+    token, unless --seat)."""
+    client = session.client(game, seat)
+    legal = _legal(client, game, seat)
+    session.emit(legal, lambda console: _listing(console, legal["moves"], _players(client, game)))
+
+
+def _players(client: Client, game: str) -> list[str]:
+    return client.get(f"/v1/games/{game}")["players"]
+
+
+def _listing(console: Console, found: list[dict[str, Any]], players: list[str]) -> None:
+    if not found:
+        console.print("No legal move for you now.")
+    for number, choice in enumerate(found, start=1):
+        console.print(f"{number:>4}. {players[choice['seat']]} (seat {choice['seat']}): "
+                      f"{label(choice['move'])}   {json.dumps(choice['move'])}", soft_wrap=True)
+
+
+@click.command()
+@click.argument("game")
+@click.argument("move", metavar="NUMBER|JSON")
+@seat_option
+@with_session
+def play(session: Session, game: str, move: str, seat: int | None) -> None:
+    """Post a move to GAME and print its verdict: a number from `tablelog moves`, or the move
+    as JSON, e.g. '{"type": "take", "row": 1}'. Exit code 1 when the move is rejected."""
+    client = session.client(game, seat)
+    body = _submission(client, game, move, seat)
+    try:
+        answer = _post(client, game, body)
+    except Refused as refused:
+        if refused.problem.get("verdict") != "rejected":
+            raise
+        if session.as_json:
+            click.echo(json.dumps(refused.problem, indent=2, ensure_ascii=False))
+        raise Failure(f"Rejected: {refused.problem['detail']} ({refused.code}).",
+                      FAILED) from None
+    session.emit(answer, lambda console: _verdict(console, answer, _players(client, game)))
+
+
+def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[str, Any]:
+    if move.isdigit():
+        legal = _legal(client, game, seat)
+        number = int(move)
+        if not 1 <= number <= len(legal["moves"]):
+            raise Failure(f"There is no move {number}: `tablelog moves {game}` lists "
+                          f"{len(legal['moves'])}.")
+        chosen = legal["moves"][number - 1]
+        # Posted only if the game is still where the list was taken.
+        return {**chosen, "expected_version": legal["version"]}
+    try:
+        parsed = json.loads(move)
+    except ValueError:
+        raise Failure(f"A move is a number from `tablelog moves` or JSON, not {move!r}.") from None
+    if not isinstance(parsed, dict):
+        raise Failure("A move written as JSON is an object, such as '{\"type\": \"draw\"}'.")
+    return {"move": parsed, "seat": _acting(client, game, seat)}
+
+
+def _acting(client: Client, game: str, seat: int | None) -> int | None:
+    """The seat a JSON move is for: --seat, else the only seat to act (a seat's own token
+    needs none, the table's needs one)."""
+    if seat is not None:
+        return seat
+    to_act = client.get(f"/v1/games/{game}")["to_act"]
+    return to_act[0] if len(to_act) == 1 else None
+
+
+def _post(client: Client, game: str, body: dict[str, Any]) -> Any:
+    body = {k: v for k, v in body.items() if v is not None}
+    # The same key on a retry (a busy server) never posts the move twice.
+    headers = {"Idempotency-Key": uuid.uuid4().hex}
+    return client.send("POST", f"/v1/games/{game}/moves", json=body, params={"wait": _WAIT_S},
+                       headers=headers).json()
+
+
+def _verdict(console: Console, answer: dict[str, Any], players: list[str]) -> None:
+    if answer["status"] == "pending":
+        console.print(f"Submitted as entry {answer['seq']}; no verdict yet "
+                      f"(`tablelog log` shows it once judged).")
+        return
+    console.print(f"Accepted (entry {answer['seq']}, judged at {answer['version']}).")
+    for effect in answer.get("effects") or []:
+        console.print(f"  {fact(effect, players)}", soft_wrap=True)

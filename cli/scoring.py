@@ -1,0 +1,133 @@
+"""`tablelog score` and `tablelog audit`, and how a score breakdown and an audit report read in
+the terminal (`tablelog verify` prints the same report)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cli.client import FAILED, Client, Failure
+from cli.session import Session, with_session
+from cli.viewing import at_option, seat_option
+
+# How long `audit` waits for a worker's report before saying it is still running.
+_AUDIT_PATIENCE_S = 120
+_WAIT_S = 10
+
+
+def _events(seqs: Sequence[int]) -> str:
+    return ", ".join(map(str, seqs)) or "-"
+
+
+def components(found: Sequence[Mapping[str, Any]], title: str | None = None) -> Table:
+    """Each component: its round, what it is, its points and the entries that earned it."""
+    table = Table("round", "component", "points", "entries", title=title, title_justify="left")
+    for c in found:
+        table.add_row(str(c.get("round", "")), f"{c['label']}: {c['detail']}",
+                      str(c["points"]), _events(c.get("events") or []))
+    return table
+
+
+def breakdown(console: Console, score: Mapping[str, Any]) -> None:
+    kind = "final" if score["final"] else "provisional"
+    console.print(f"{kind.capitalize()} score over {score['rounds']} round(s):")
+    for player in score["players"]:
+        title = (f"{player['seat']} {player['name']}: {player['total']} points, "
+                 f"rank {player['rank']}")
+        console.print(components(player["components"], title))
+
+
+@click.command()
+@click.argument("game")
+@at_option
+@seat_option
+@with_session
+def score(session: Session, game: str, at: int | None, seat: int | None) -> None:
+    """The score breakdown of GAME per seat, with the log entries behind each component."""
+    found = session.client(game, seat).get(f"/v1/games/{game}/score",
+                                           **({"at": at} if at else {}))
+    session.emit(found, lambda console: breakdown(console, found))
+
+
+def _verdict(value: bool | None) -> str:
+    return {True: "holds", False: "FAILS", None: "cannot be told"}[value]
+
+
+def failures(report: Mapping[str, Any]) -> str | None:
+    """Why a report does not verify, naming the first entry that breaks; None when it does."""
+    if report["ok"]:
+        return None
+    mismatches = report.get("mismatches") or []
+    if not mismatches:
+        return "It does not verify."
+    first = min(mismatches, key=lambda m: m["seq"])
+    return f"It does not verify: entry {first['seq']} breaks ({first['what']})."
+
+
+def print_report(console: Console, report: Mapping[str, Any]) -> None:
+    """The audit report of CONTRACT.md section 6, read aloud."""
+    console.print(f"hash chain: {_verdict(report['hash_chain_ok'])}; "
+                  f"seed against its commitment: {_verdict(report['seed_ok'])}; "
+                  f"verdicts and score re-judged: {_verdict(report['replay_ok'])}")
+    if report.get("redacted"):
+        console.print(f"entries withheld from you (checkable once the game is finished): "
+                      f"{_events(report['redacted'])}")
+    for m in report.get("mismatches") or []:
+        console.print(f"  entry {m['seq']}: {m['what']}"
+                      + (f" (the verdict on entry {m['of']})" if "of" in m else ""))
+    for claim in report.get("claims") or []:
+        _claim(console, claim)
+    console.print(failures(report) or "It verifies.")
+
+
+def _claim(console: Console, claim: Mapping[str, Any]) -> None:
+    difference = claim["claimed"] - claim["recomputed"]
+    said = ("as recomputed" if difference == 0
+            else f"{abs(difference)} {'more' if difference > 0 else 'fewer'} than recomputed")
+    title = (f"seat {claim['seat']} claims {claim['claimed']}, recomputed "
+             f"{claim['recomputed']}: {said}")
+    console.print(components(claim["components"], title))
+
+
+def _claims(given: Sequence[str]) -> dict[str, int]:
+    claimed = {}
+    for claim in given:
+        seat, equals, total = claim.partition("=")
+        if not (equals and seat.isdigit() and total.lstrip("-").isdigit()):
+            raise Failure(f"A claim is SEAT=TOTAL, such as 0=41, not {claim!r}.")
+        claimed[seat] = int(total)
+    return claimed
+
+
+def _audited(client: Client, game: str, claimed: dict[str, int]) -> dict[str, Any]:
+    """The report, once a worker has rebuilt the game (each wait blocks on the server)."""
+    answer = client.send("POST", f"/v1/games/{game}/audit", json={"claimed": claimed},
+                         params={"wait": _WAIT_S})
+    report, deadline = answer.json(), time.monotonic() + _AUDIT_PATIENCE_S
+    while answer.status_code == 202 and time.monotonic() < deadline:
+        answer = client.send("GET", report["links"]["self"], params={"wait": _WAIT_S})
+        report = answer.json()
+    if answer.status_code == 202:
+        raise Failure(f"The audit is still running; its report will be at "
+                      f"{client.url}{report['links']['self']}.")
+    return report
+
+
+@click.command()
+@click.argument("game")
+@click.option("--claim", "claims", multiple=True, metavar="SEAT=TOTAL",
+              help="A total a seat claims, e.g. 0=41 (repeatable).")
+@with_session
+def audit(session: Session, game: str, claims: tuple[str, ...]) -> None:
+    """Rebuild GAME from its log in a worker and explain each claimed total by its
+    components. Exit code 1 when the game does not verify or a claim is not the total."""
+    report = _audited(session.client(game), game, _claims(claims))
+    session.emit(report, lambda console: print_report(console, report))
+    wrong = [c for c in report["claims"] if c["claimed"] != c["recomputed"]]
+    if failures(report) or wrong:
+        raise click.exceptions.Exit(FAILED)

@@ -1,0 +1,121 @@
+"""`tablelog show`, `watch` and `log`: the table and the log of a game, as the caller may see
+them."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.live import Live
+
+from cli.client import Client
+from cli.sentences import Narrator
+from cli.session import Session, with_session
+from cli.tables import drawing
+
+_PAGE = 500
+# A followed stream that ends at once (a server restarting) is not asked again before this.
+_SHORTEST_FOLLOW_S = 1.0
+
+seat_option = click.option("--seat", type=click.IntRange(min=0),
+                           help="As this seat sees it (its token from `new`).")
+at_option = click.option("--at", type=click.IntRange(min=1), help="Right after this log entry.")
+
+
+def _heading(summary: dict[str, Any], state: dict[str, Any]) -> str:
+    return (f"{summary['game']} {summary['id']} · after entry {state['version']} · "
+            f"{state['status']} · round {state['round']}")
+
+
+def table(client: Client, summary: dict[str, Any], at: int | None = None) -> tuple[Any, Any]:
+    """The API's state answer at `at` (now when None) and its drawing."""
+    state = client.get(f"/v1/games/{summary['id']}/state", **({"at": at} if at else {}))
+    return state, drawing(summary["game"], state, summary["players"], _heading(summary, state))
+
+
+@click.command()
+@click.argument("game")
+@at_option
+@seat_option
+@with_session
+def show(session: Session, game: str, at: int | None, seat: int | None) -> None:
+    """Draw the table of GAME, now or right after entry --at."""
+    client = session.client(game, seat)
+    summary = client.get(f"/v1/games/{game}")
+    state, drawn = table(client, summary, at)
+    session.emit(state, lambda console: console.print(drawn))
+
+
+def entries(client: Client, game: str, after: int) -> Iterator[dict[str, Any]]:
+    """The log after entry `after`, a page at a time."""
+    while True:
+        page = client.get(f"/v1/games/{game}/events", after=after, limit=_PAGE)
+        yield from page["events"]
+        if not page["events"]:
+            return
+        after = page["next"]
+
+
+@click.command()
+@click.argument("game")
+@click.option("--after", type=click.IntRange(min=0), default=0, help="Only entries after N.")
+@seat_option
+@with_session
+def log(session: Session, game: str, after: int, seat: int | None) -> None:
+    """The log of GAME as readable sentences."""
+    client = session.client(game, seat)
+    found = list(entries(client, game, after))
+    session.emit(found, lambda console: _narrate(console, client, game, found))
+
+
+def _narrate(console: Console, client: Client, game: str, found: list[dict[str, Any]]) -> None:
+    say = Narrator(client.get(f"/v1/games/{game}")["players"])
+    for entry in found:
+        console.print(f"{entry['seq']:>5}  {entry['at']}  {say(entry)}", soft_wrap=True)
+
+
+def following(client: Client, game: str, after: int) -> Iterator[dict[str, Any]]:
+    """Each entry after `after` as it lands, through the API's follow stream (a blocking
+    read on the server, reconnected where it left off), until the game is finished."""
+    while True:
+        started, before = time.monotonic(), after
+        for line in client.lines(f"/v1/games/{game}/events", follow=1, after=after):
+            entry = json.loads(line)
+            after = entry["seq"]
+            yield entry
+            if entry["type"] == "game-finished":
+                return
+        # A stream of a finished game ends at once: nothing more will land.
+        if after == before and client.get(f"/v1/games/{game}")["status"] == "finished":
+            return
+        if time.monotonic() - started < _SHORTEST_FOLLOW_S:
+            time.sleep(_SHORTEST_FOLLOW_S)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--after", type=click.IntRange(min=0), help="Start after entry N (default: now).")
+@seat_option
+@with_session
+def watch(session: Session, game: str, after: int | None, seat: int | None) -> None:
+    """Follow GAME live: each entry as a sentence as it lands, the table redrawn after every
+    accepted move, until the game is finished (or Ctrl-C)."""
+    client = session.client(game, seat)
+    summary = client.get(f"/v1/games/{game}")
+    start = summary["version"] if after is None else after
+    if session.as_json:
+        for entry in following(client, game, start):
+            click.echo(json.dumps(entry, ensure_ascii=False))
+        return
+    say = Narrator(summary["players"])
+    # In a terminal the table stays below the entries and is redrawn in place.
+    with Live(table(client, summary)[1], console=Console(highlight=False),
+              auto_refresh=False) as live:
+        for entry in following(client, game, start):
+            live.console.print(f"{entry['seq']:>5}  {say(entry)}", soft_wrap=True)
+            if entry["type"] == "move-accepted":
+                live.update(table(client, summary)[1], refresh=True)

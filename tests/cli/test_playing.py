@@ -1,0 +1,82 @@
+"""A whole short game of every title played on the command line with `new`, `moves` and
+`play`, and what `play` says when a move is refused or cannot be read."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.games import GAMES
+
+# The shortest games the options allow: one deal, one round.
+SHORT = {"coloretto": ["--option", "deals=1"], "sieben-siegel": ["--option", "rounds=1"]}
+
+
+def new_game(tablelog, title: str, seats: int, seed: str) -> dict:
+    players = [f"p{seat}" for seat in range(seats)]
+    return tablelog.json("new", title, *players, *SHORT.get(title, []), "--seed", seed)
+
+
+def play_to_end(tablelog, game: str, rnd: random.Random, most: int = 2000) -> int:
+    """Random legal moves listed by `moves`, posted with `play` (as JSON, with their seat: by
+    number, `play` would ask for the list again)."""
+    for played in range(most):
+        listed = tablelog.json("moves", game)["moves"]
+        if not listed:
+            return played
+        chosen = rnd.choice(listed)
+        answer = tablelog.json("play", game, json.dumps(chosen["move"]),
+                               "--seat", str(chosen["seat"]))
+        assert answer["status"] == "accepted"
+    raise AssertionError(f"{game} did not end in {most} moves")
+
+
+@pytest.mark.parametrize("title", sorted(GAMES))
+def test_a_whole_short_game_on_the_command_line(tablelog, title):
+    seats = min(GAMES[title].seat_counts)
+    created = new_game(tablelog, title, seats, f"cli-{title}")
+    played = play_to_end(tablelog, created["id"], random.Random(title))
+    assert played > seats
+    summary = tablelog.json("games", "--game", title, "--status", "finished")["games"]
+    assert created["id"] in [game["id"] for game in summary]
+    drawn = tablelog("show", created["id"])
+    assert drawn.exit_code == 0, drawn.output
+    assert "· finished · round" in drawn.stdout and "* to act: nobody" in drawn.stdout
+
+
+def test_a_move_written_as_json_prints_its_verdict_and_effects(tablelog):
+    game = new_game(tablelog, "coloretto", 3, "json-move")["id"]
+    result = tablelog("play", game, '{"type": "draw"}')
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Accepted (entry 2")
+    assert "p0 drew " in result.stdout
+
+
+def test_a_rejected_move_names_the_rule_and_exits_1(tablelog):
+    game = new_game(tablelog, "coloretto", 3, "rejected")["id"]
+    result = tablelog("play", game, '{"type": "take", "row": 0}', "--seat", "1")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("Rejected: ") and "(not-your-turn)." in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_seats_own_token_plays_for_it(tablelog):
+    game = new_game(tablelog, "coloretto", 3, "seat-token")["id"]
+    listed = tablelog.json("moves", game, "--seat", "0")["moves"]
+    assert {m["seat"] for m in listed} == {0}
+    assert tablelog.json("moves", game, "--seat", "1")["moves"] == []
+    result = tablelog("play", game, "1", "--seat", "0")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(("move", "said"), [
+    ("7", "There is no move 7: `tablelog moves {game}` lists 1.\n"),
+    ("take", "A move is a number from `tablelog moves` or JSON, not 'take'.\n"),
+])
+def test_a_move_that_cannot_be_read_is_bad_usage(tablelog, move, said):
+    game = new_game(tablelog, "coloretto", 3, "unreadable")["id"]
+    result = tablelog("play", game, move)
+    assert result.exit_code == 2
+    assert result.stderr == said.format(game=game)
