@@ -48,7 +48,7 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     decks = body.get("decks") or ([body["deck"]] if body.get("deck") else [])
     _check_decks(game.canonical_deck(len(players), options), decks)
     state = game.deal(Table(len(players), options, seed, tuple(map(tuple, decks))))
-    game_id = secrets.token_urlsafe(9)
+    game_id = _new_id()
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
     created = {**log.created(game, players, options, seed, decks), "at": now()}
@@ -73,6 +73,15 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         "seed_commitment": created["seed_commitment"],
         "version": 1,
     }
+
+
+def _new_id() -> str:
+    # An id that starts with "-" would be read as an option by a command line (`tablelog show
+    # -x...`): one in 64 random ids would, so they are drawn again.
+    while True:
+        found = secrets.token_urlsafe(9)
+        if not found.startswith("-"):
+            return found
 
 
 def _check_decks(canonical: tuple[str, ...], decks: list[list[str]]) -> None:
