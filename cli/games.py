@@ -49,16 +49,11 @@ def _newest(session: Session, query: dict[str, str], limit: int) -> list[dict[st
 def _listing(found: list[dict[str, Any]]) -> Table | str:
     if not found:
         return "No games."
-    table = Table("id", "game", "players", "status", "version", "to act", "created")
+    table = Table("id", "game", "players", "status", "entries", "created")
     for game in found:
         table.add_row(game["id"], game["game"], ", ".join(game["players"]), game["status"],
-                      str(game["version"]), _seats(game["to_act"], game["players"]),
-                      game.get("created_at", ""))
+                      str(game["version"]), game["created_at"])
     return table
-
-
-def _seats(seats: list[int], players: list[str]) -> str:
-    return ", ".join(f"{seat} {players[seat]}" for seat in seats)
 
 
 @click.command()

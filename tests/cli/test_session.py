@@ -3,13 +3,17 @@ sentence with exit code 2, and a busy server's Retry-After honoured a bounded nu
 
 from __future__ import annotations
 
+import json
 import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
+
 from cli import tokens
+from engine.games import GAMES
 
 
 def test_new_keeps_the_tokens_for_the_user_alone(tablelog, tmp_path):
@@ -28,11 +32,30 @@ def test_new_prints_each_seats_link_and_token(tablelog, web):
     assert "Tokens kept in" in result.output
 
 
+@pytest.mark.parametrize("written", [json.dumps, " ".join])
+def test_new_deals_an_explicit_deck(tablelog, tmp_path, written):
+    game = GAMES["keltis-card"]
+    deck = list(reversed(game.canonical_deck(2, game.options(2, {}))))
+    path = tmp_path / "deck.txt"
+    path.write_text(written(deck))
+    created = tablelog.json("new", "keltis-card", "ann", "bob", "--deck", str(path))
+    hand = tablelog.json("show", created["id"], "--seat", "0")["state"]["you"]["hand"]
+    assert sorted(hand) == sorted(deck[:8])
+
+
+def test_an_option_is_name_equals_value(tablelog):
+    result = tablelog("new", "coloretto", "ann", "bob", "cid", "--option", "deals")
+    assert result.exit_code == 2
+    assert result.stderr == "An option is NAME=VALUE, not 'deals'.\n"
+
+
 def test_games_lists_a_new_game_by_title_and_status(tablelog):
     created = tablelog.json("new", "keltis-card", "ann", "bob")
     listed = tablelog.json("games", "--game", "keltis-card", "--status", "in-progress")
     assert created["id"] in [game["id"] for game in listed["games"]]
     assert {game["game"] for game in listed["games"]} == {"keltis-card"}
+    shown = tablelog("games", "--game", "keltis-card", "--limit", "1").stdout
+    assert f"{created['id']} │ keltis-card │ ann, bob │ in-progress" in shown
 
 
 def test_a_problem_is_one_sentence_with_exit_code_2(tablelog):
