@@ -106,7 +106,7 @@ def _deck(path: Path) -> dict[str, Any]:
 def _welcome(console: Console, url: str, created: dict[str, Any], kept: Path) -> None:
     # Plain lines, never wrapped or cut: a link or token must survive copying whole.
     say = functools.partial(console.print, soft_wrap=True)
-    say(f"[bold]{created['game']}[/] game [bold]{created['id']}[/] created; "
+    say(f"{created['game']} game {created['id']} created; "
         f"seed commitment {created['seed_commitment']}.")
     say("Each seat's link and token, shown only once:")
     link = f"{url}/games/{created['id']}#seat="

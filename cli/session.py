@@ -17,11 +17,17 @@ from cli import tokens
 from cli.client import DEFAULT_URL, Client
 
 
+def plain_console() -> Console:
+    # What is printed comes from the server and the players (names, rules' sentences): a
+    # "[red]" in it is text, never Rich's markup.
+    return Console(highlight=False, markup=False)
+
+
 def emit(as_json: bool, data: Any, draw: Callable[[Console], None]) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        draw(Console(highlight=False))
+        draw(plain_console())
 
 
 @dataclass(frozen=True)

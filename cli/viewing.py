@@ -14,7 +14,7 @@ from rich.live import Live
 
 from cli.client import Client
 from cli.sentences import Narrator
-from cli.session import Session, with_session
+from cli.session import Session, plain_console, with_session
 from cli.tables import drawing
 
 _PAGE = 500
@@ -113,7 +113,7 @@ def watch(session: Session, game: str, after: int | None, seat: int | None) -> N
         return
     say = Narrator(summary["players"])
     # In a terminal the table stays below the entries and is redrawn in place.
-    with Live(table(client, summary)[1], console=Console(highlight=False),
+    with Live(table(client, summary)[1], console=plain_console(),
               auto_refresh=False) as live:
         for entry in following(client, game, start):
             live.console.print(f"{entry['seq']:>5}  {say(entry)}", soft_wrap=True)

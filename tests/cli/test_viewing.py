@@ -61,6 +61,14 @@ def test_show_as_a_spectator_hides_what_it_may_not_see(tablelog, http):
     assert "you" not in spectated["state"] or not spectated["state"]["you"]
 
 
+def test_names_are_printed_as_they_are_written(tablelog, http):
+    game = create(http, "coloretto", ["[red]ann", "bob", "[bold]cid[/]"], seed="markup")
+    shown = tablelog("show", game.id, "--token", game.created["table_token"]).stdout
+    assert "0 [red]ann" in shown and "2 [bold]cid[/]" in shown
+    said = tablelog("log", game.id).stdout
+    assert "coloretto was set up for [red]ann, bob, [bold]cid[/]" in said
+
+
 def test_log_says_every_entry_as_a_sentence(tablelog, finished):
     events = finished.http.get(finished.url("/events?limit=1000")).json["events"]
     said = tablelog("log", finished.id).stdout.splitlines()
