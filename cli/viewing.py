@@ -12,10 +12,10 @@ import click
 from rich.console import Console
 from rich.live import Live
 
-from cli.client import Client
+from cli.client import Client, Refused
 from cli.sentences import Narrator
 from cli.session import Session, plain_console, with_session
-from cli.tables import drawing
+from cli.tables import Setting, drawing
 
 _PAGE = 500
 # A followed stream that ends at once (a server restarting) is not asked again before this.
@@ -31,10 +31,22 @@ def _heading(summary: dict[str, Any], state: dict[str, Any]) -> str:
             f"{state['status']} · round {state['round']}")
 
 
-def table(client: Client, summary: dict[str, Any], at: int | None = None) -> tuple[Any, Any]:
+def board(client: Client, title: str) -> dict[str, Any] | None:
+    """The board of a title played on one; None for the others."""
+    try:
+        return client.get(f"/v1/boards/{title}")
+    except Refused as refused:
+        if refused.status == 404:
+            return None
+        raise
+
+
+def table(client: Client, summary: dict[str, Any], drawn_on: dict[str, Any] | None,
+          at: int | None = None) -> tuple[Any, Any]:
     """The API's state answer at `at` (now when None) and its drawing."""
     state = client.get(f"/v1/games/{summary['id']}/state", **({"at": at} if at else {}))
-    return state, drawing(summary["game"], state, summary["players"], _heading(summary, state))
+    setting = Setting(summary["players"], state.get("to_act") or [], drawn_on)
+    return state, drawing(summary["game"], state, setting, _heading(summary, state))
 
 
 @click.command()
@@ -46,7 +58,7 @@ def show(session: Session, game: str, at: int | None, seat: int | None) -> None:
     """Draw the table of GAME, now or right after entry --at."""
     client = session.client(game, seat)
     summary = client.get(f"/v1/games/{game}")
-    state, drawn = table(client, summary, at)
+    state, drawn = table(client, summary, board(client, summary["game"]), at)
     session.emit(state, lambda console: console.print(drawn))
 
 
@@ -111,11 +123,11 @@ def watch(session: Session, game: str, after: int | None, seat: int | None) -> N
         for entry in following(client, game, start):
             click.echo(json.dumps(entry, ensure_ascii=False))
         return
-    say = Narrator(summary["players"])
+    say, drawn_on = Narrator(summary["players"]), board(client, summary["game"])
     # In a terminal the table stays below the entries and is redrawn in place.
-    with Live(table(client, summary)[1], console=plain_console(),
+    with Live(table(client, summary, drawn_on)[1], console=plain_console(),
               auto_refresh=False) as live:
         for entry in following(client, game, start):
             live.console.print(f"{entry['seq']:>5}  {say(entry)}", soft_wrap=True)
             if entry["type"] == "move-accepted":
-                live.update(table(client, summary)[1], refresh=True)
+                live.update(table(client, summary, drawn_on)[1], refresh=True)

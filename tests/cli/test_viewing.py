@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from cli.tables import COLOURS
 from engine.games import GAMES
 from tests.api import create
 from tests.e2e.served import Http
@@ -52,6 +53,19 @@ def test_show_at_an_early_entry_is_the_apis_state_there(tablelog, http, title):
     hand = state["state"]["you"].get("hand")
     if hand:
         assert f"your hand: {' '.join(hand)}" in drawn.stdout
+
+
+def test_show_names_each_pawns_cell_on_the_board(tablelog, http):
+    game = played(http, "keltis-nwnz", 12, "board")
+    cells = {c["id"]: c for c in http.get("/v1/boards/keltis-nwnz").json["cells"]}
+    state = http.get(game.url("/state")).json["state"]
+    shown = tablelog("show", game.id).stdout
+    placed = [(pawn, cells[cell]) for held in state["players"]
+              for pawn, cell in held["pawns"].items() if cell in cells]
+    assert placed
+    for pawn, cell in placed:
+        colour = COLOURS.get(cell['colour'], cell['colour'])
+        assert f"{pawn} {cell['id']} ({colour} {cell['value']:+d})" in shown
 
 
 def test_show_as_a_spectator_hides_what_it_may_not_see(tablelog, http):
