@@ -7,7 +7,7 @@ from flask import current_app, request
 from schemas import api
 from service import handlers, imports, streams, timeline
 from service.auth import Seen
-from service.problems import Problem
+from service.problems import PROBLEM_JSON, Problem
 from service.web import Blueprint, about_game, answer, by_operator, store
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
@@ -93,8 +93,13 @@ def replay(game: Seen):
 @bp.response(201, api.Imported)
 @bp.alt_response(200, schema=api.Imported, description="already here: nothing written",
                  success=True)
-@bp.alt_response(409, HTTPStatus.CONFLICT.name)
-@bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name)
+@bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON,
+                 description="the id holds another game here (`game-exists`)")
+@bp.alt_response(422, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+    "the replay does not verify (`replay-not-verified`: `seq` is the first entry that does"
+    " not, `mismatches` all of them), the game is not finished (`game-not-finished`), or it was"
+    " played under rules this server does not hold (`unknown-rules-version`); nothing is"
+    " written"))
 def import_replay(document: dict, game_id: str):
     """Import a finished game's replay document from another server (the operator's token).
 

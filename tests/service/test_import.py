@@ -167,3 +167,6 @@ def test_every_import_answer_fits_the_openapi_document(importing):
                put(checked, {"format": "tablelog-replay/1"}, "imp-openapi-3")]
     assert [a.status_code for a in answers] == [201, 200, 422, 409, 401, 400]
     assert checked.checked == len(answers)
+    refusals = checked.spec["paths"]["/v1/games/{game_id}/replay"]["put"]["responses"]
+    assert "`game-exists`" in refusals["409"]["description"]
+    assert "`replay-not-verified`" in refusals["422"]["description"]
