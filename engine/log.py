@@ -17,13 +17,14 @@ the workers feed it entries.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from engine.game import Game, GameOver, IllegalMove, Outcome, Table
+from engine.game import Game, GameOver, IllegalMove, Table
 from engine.games import RULES
 
 GENESIS = "0" * 64
@@ -149,7 +150,9 @@ def verdict(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any,
     """Judge one submission against `state`: the next state and the verdict entry's body."""
     seat, seq = submission["seat"], submission["seq"]
     try:
-        outcome = _outcome(game, state, submission)
+        if game.is_over(state):
+            raise GameOver()
+        outcome = game.apply(state, seat, submission["move"], seq)
     except IllegalMove as broken:
         return state, {
             "type": REJECTED,
@@ -167,20 +170,16 @@ def verdict(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any,
     return outcome.state, accepted
 
 
-def _outcome(game: Game, state: Any, submission: Mapping[str, Any]) -> Outcome:
-    """The submission applied to `state`, or IllegalMove."""
-    if game.is_over(state):
-        raise GameOver()
-    return game.apply(state, submission["seat"], submission["move"], submission["seq"])
-
-
 def _state_after(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any, None]:
     """`verdict` for a fold that wants states alone: no verdict entry, whose effects' JSON
     cost a tenth of a rebuild."""
+    if game.is_over(state):
+        return state, None
     try:
-        return _outcome(game, state, submission).state, None
+        move = game.apply(state, submission["seat"], submission["move"], submission["seq"])
     except IllegalMove:
         return state, None
+    return move.state, None
 
 
 class Step(NamedTuple):
@@ -193,6 +192,11 @@ class Step(NamedTuple):
     entry: Mapping[str, Any]
     state: Any
     recomputed: dict[str, Any] | None = None
+
+
+# A Step made by tuple's own constructor: a named tuple's __new__ is a Python function, called
+# once per entry folded.
+_step = functools.partial(tuple.__new__, Step)
 
 
 def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]],
@@ -219,7 +223,7 @@ def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]],
             state = judged.pop(entry["of"])[0]
         elif kind == REJECTED:
             judged.pop(entry["of"], None)
-        yield Step(entry, state, recomputed)
+        yield _step((entry, state, recomputed))
 
 
 def state_at(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Any:

@@ -6,7 +6,6 @@ Ace 1, the numbered cards 2 to 9, Crown 10; an annulled Crown ranks 0 (below its
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 ACE = 1
@@ -67,9 +66,14 @@ COMPANIES: dict[str, tuple[str, ...]] = {
 }
 
 
-@functools.cache  # asked for every group at every play: 36 x 36 answers, worked out once
-def shares_suit(card: str, other: str) -> bool:
-    return bool(set(CARDS[card].suits) & set(CARDS[other].suits))
+def _sharing(card: str) -> frozenset[str]:
+    suits = set(CARDS[card].suits)
+    return frozenset(name for name, other in CARDS.items() if suits & set(other.suits))
+
+
+# For every card, the cards that share a suit with it: asked for every group at every play, so
+# worked out once, and looked up without a call.
+SHARING: dict[str, frozenset[str]] = {card: _sharing(card) for card in CARDS}
 
 
 def rank_in(card: str, group: tuple[str, ...]) -> int:

@@ -31,7 +31,7 @@ from engine.game import (
     move_type,
     require_turn,
 )
-from engine.games.hermit.cards import CANONICAL, CARDS, describe, rank_in, shares_suit
+from engine.games.hermit.cards import CANONICAL, CARDS, SHARING, describe, rank_in
 from engine.games.hermit.facts import (
     GroupStarted,
     HandDealt,
@@ -327,6 +327,8 @@ def _resume(state: State, seq: int) -> tuple[State, list[Fact]]:
         return _end_hand(state, seq)
     if not state.groups:
         return replace(state, choosing=Simultaneous(START, _holding(state))), []
+    if state.hands[state.turn]:
+        return state, []
     turn = next(s for s in _clockwise(state.turn, state.table.seats) if state.hands[s])
     return replace(state, turn=turn), []
 
@@ -344,9 +346,9 @@ def _clockwise(start: int, seats: int):
 
 
 def _check_keys(kind: str, move: Mapping[str, Any]) -> None:
-    extra = move.keys() - _MOVE_KEYS[kind]
-    if extra:
-        raise IllegalMove("malformed-move", f"a {kind} move has no field {sorted(extra)[0]!r}")
+    if not move.keys() <= _MOVE_KEYS[kind]:
+        extra = sorted(move.keys() - _MOVE_KEYS[kind])[0]
+        raise IllegalMove("malformed-move", f"a {kind} move has no field {extra!r}")
     if not isinstance(move.get("card"), str):
         raise IllegalMove("malformed-move", f"a {kind} move names its card by a string: 'card'")
     group = move.get("group")
@@ -375,15 +377,13 @@ def _choose(state: State, seat: int, kind: str, card: str, seq: int) -> Outcome:
         )
     choosing, chose = choosing.choose(seat, card, seq)
     hands = _with(state.hands, seat, _without(state.hands[seat], card, seat))
-    state = replace(state, hands=hands, choosing=choosing)
     if not choosing.complete:
-        return Outcome(state, (chose,))
+        return Outcome(replace(state, hands=hands, choosing=choosing), (chose,))
     revealed = choosing.revealed()
     facts: list[Fact] = [chose]
-    state = replace(state, choosing=None)
     if kind == STAGECOACH:
         laid = tuple(Laid(c.seat, Card(c.card, (c.seq,))) for c in revealed)
-        state = replace(state, stagecoach=state.stagecoach + laid)
+        state = replace(state, hands=hands, choosing=None, stagecoach=state.stagecoach + laid)
         facts.append(StagecoachLaid(len(state.stagecoach)))
     else:
         started = tuple(
@@ -391,7 +391,8 @@ def _choose(state: State, seat: int, kind: str, card: str, seq: int) -> Outcome:
             for i, c in enumerate(revealed)
         )
         state = replace(
-            state, groups=state.groups + started, next_group=state.next_group + len(started)
+            state, hands=hands, choosing=None, groups=state.groups + started,
+            next_group=state.next_group + len(started),
         )
         facts += [GroupStarted(g.controller, g.number, g.last) for g in started]
     state, more = _resume(state, seq)
@@ -424,7 +425,8 @@ def _not_choosing_now(state: State, kind: str) -> IllegalMove:
 
 def _accepting(state: State, card: str) -> list[Group]:
     """The groups whose last card shares a suit with `card`: only the last card counts."""
-    return [g for g in state.groups if shares_suit(card, g.last)]
+    sharing = SHARING[card]
+    return [g for g in state.groups if g.cards[-1].name in sharing]
 
 
 def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> Outcome:
@@ -455,30 +457,32 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
                     f"group (must_follow): the {followers[0]} fits group "
                     f"{_numbers(_accepting(state, followers[0]))}",
                 )
-        return _new_group(replace(state, hands=_with(state.hands, seat, hand)), seat, card, seq)
+        return _new_group(state, seat, hand, card, seq)
     group = next((g for g in state.groups if g.number == number), None)
     if group is None:
         on_table = ", ".join(str(g.number) for g in state.groups)
         raise IllegalMove(
             "no-such-group", f"there is no group {number} on the table (groups: {on_table})"
         )
-    if group not in accepting:
+    if all(g.number != number for g in accepting):
         raise IllegalMove(
             "no-shared-suit",
             f"a card joins a group only if it shares a suit with the group's last card: "
             f"{describe(card)} shares none with {describe(group.last)} ending group {number}",
         )
-    return _join(replace(state, hands=_with(state.hands, seat, hand)), seat, card, group, seq)
+    return _join(state, seat, hand, card, group, seq)
 
 
 def _numbers(groups: list[Group]) -> str:
     return " or ".join(str(g.number) for g in groups)
 
 
-def _new_group(state: State, seat: int, card: str, seq: int) -> Outcome:
+def _new_group(state: State, seat: int, hand: tuple[str, ...], card: str, seq: int) -> Outcome:
+    """`seat`, left holding `hand`, starts a group with `card`."""
     group = Group(state.next_group, (Card(card, (seq,)),), seat)
     state = replace(
         state,
+        hands=_with(state.hands, seat, hand),
         groups=(*state.groups, group),
         next_group=state.next_group + 1,
         turn=(seat + 1) % state.table.seats,
@@ -487,7 +491,9 @@ def _new_group(state: State, seat: int, card: str, seq: int) -> Outcome:
     return Outcome(state, (NewGroup(seat, card, group.number), *more))
 
 
-def _join(state: State, seat: int, card: str, group: Group, seq: int) -> Outcome:
+def _join(state: State, seat: int, hand: tuple[str, ...], card: str, group: Group,
+          seq: int) -> Outcome:
+    """`seat`, left holding `hand`, plays `card` onto `group`."""
     names = (*(c.name for c in group.cards), card)
     # Equal to or above the highest card takes the group; a Crown beside its Ace ranks 0.
     took = rank_in(card, names) >= max(rank_in(c, names) for c in names[:-1])
@@ -507,7 +513,8 @@ def _join(state: State, seat: int, card: str, group: Group, seq: int) -> Outcome
             state = replace(state, piles=_with(state.piles, controller, pile))
         emptied = not groups
     seats = state.table.seats
-    state = replace(state, groups=groups, turn=(seat + 1) % seats)
+    hands = _with(state.hands, seat, hand)
+    state = replace(state, hands=hands, groups=groups, turn=(seat + 1) % seats)
     if emptied and seats == 2 and any(state.hands):
         choosing = Simultaneous(STAGECOACH, _holding(state))
         return Outcome(replace(state, choosing=choosing), tuple(facts))
