@@ -44,6 +44,36 @@ def forget_ceiling(connection: redis.Redis) -> None:
         connection.unlink(key)
 
 
+def stored_entries(connection: redis.Redis) -> tuple[int, int]:
+    """The entries of every stored log, and the bytes of their canonical JSON."""
+    entries = entry_bytes = 0
+    for key in connection.scan_iter(match="tl:*:log", count=1000):
+        after: bytes | str = "-"
+        while found := connection.xrange(key, min=after, count=1000):
+            entries += len(found)
+            entry_bytes += sum(len(fields[b"e"]) for _, fields in found)
+            after = b"(" + found[-1][0]
+    return entries, entry_bytes
+
+
+def freed(connection: redis.Redis) -> list[str]:
+    """What deleting every game's keys gives back, against its entries' JSON: the memory the
+    stored games hold, without what Redis holds for itself, its scripts and its clients (a
+    constant share of used_memory that a short run's growth counts in full). Last thing a run
+    does: the games are gone after it."""
+    entries, entry_bytes = stored_entries(connection)
+    game_keys = [key for key in connection.scan_iter(match="tl:{*", count=1000)
+                 if not key.startswith(b"tl:{sched}")]
+    before = used_memory(connection)
+    for start in range(0, len(game_keys), 1000):
+        connection.delete(*game_keys[start:start + 1000])
+    gone = before - used_memory(connection)
+    return [f"{entries} entries in all, {entry_bytes / entries:.0f} bytes of canonical JSON each",
+            f"deleting the games frees {gone / entries:6.0f} bytes an entry"
+            f"   {gone / entry_bytes:5.2f} x its JSON   (what a stored entry holds: its log,"
+            " meta, projections, indexes)"]
+
+
 def measure(connection: redis.Redis, baseline: int, played: int) -> Memory:
     """Every stored game's entries against the memory they took: since `baseline` (before any
     game was created), and `played` while moves were posted to games already created."""

@@ -42,8 +42,9 @@ def running(workers: int, redis_port: int | None, web_port: int | None) -> Itera
     to the web; ports not given are free ones."""
     redis_port = redis_port or free_port()
     web_port, ceiling_port = (web_port, web_port + 1) if web_port else (free_port(), free_port())
+    # The project's redis.conf (its memory settings), holding nothing on disk.
     procs = [subprocess.Popen(
-        [shutil.which("redis-server"), "--port", str(redis_port), "--bind", "127.0.0.1",
+        [shutil.which("redis-server"), str(ROOT / "redis.conf"), "--port", str(redis_port),
          "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)]
     url = f"redis://127.0.0.1:{redis_port}/0"
     try:

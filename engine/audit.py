@@ -129,15 +129,16 @@ def _compare_verdicts(judged, mismatches) -> None:
     """Each stored verdict against the one recomputed for its submission (`judged`: the
     submission's seq, the stored verdict, the recomputed one).
 
-    All are compared in one encoding first: a call of json.dumps costs more than the verdict it
-    encodes, and nearly every audit finds them all the same. Only if they differ is each pair
-    compared to name the ones that do.
+    All are compared in one encoding first, each verdict's parts as a list in one order: a
+    call of json.dumps costs more than the verdict it encodes, and nearly every audit finds them
+    all the same. Only if they differ is each pair compared to name the ones that do.
     """
-    parts = [({k: stored.get(k) for k in _VERDICT_PARTS},
-              {k: recomputed.get(k) for k in _VERDICT_PARTS}) for _, stored, recomputed in judged]
-    if _same([p[0] for p in parts], [p[1] for p in parts]):
+    if _same([list(map(stored.get, _VERDICT_PARTS)) for _, stored, _ in judged],
+             [list(map(recomputed.get, _VERDICT_PARTS)) for _, _, recomputed in judged]):
         return
-    for (seq, stored, _), (stored_part, recomputed_part) in zip(judged, parts, strict=True):
+    for seq, stored, recomputed in judged:
+        stored_part = {k: stored.get(k) for k in _VERDICT_PARTS}
+        recomputed_part = {k: recomputed.get(k) for k in _VERDICT_PARTS}
         if not _same(stored_part, recomputed_part):
             mismatches.append({
                 "seq": stored["seq"],

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import json.encoder
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -35,14 +36,30 @@ REJECTED = "move-rejected"
 FINISHED = "game-finished"
 
 
-# Made once: `json.dumps` with options builds an encoder per call, and every entry is hashed
-# when it is appended and again whenever its log is audited.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def _canonical_encoder() -> Callable[[Any], str]:
+    """`json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`, made once.
+
+    Every entry is hashed when it is appended and again whenever its log is audited, and
+    json.dumps spent most of each call on building its encoder: this is the C encoder that
+    JSONEncoder.iterencode makes for such a call, made once, without the check for circular
+    references (an entry is a tree, parsed from JSON or built by the engine). Without the C
+    accelerator, the pure-Python encoder writes the same text.
+    """
+    options = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    if json.encoder.c_make_encoder is None:
+        return options.encode
+    encode = json.encoder.c_make_encoder(
+        None, options.default, json.encoder.encode_basestring, None, ":", ",", True, False, True
+    )
+    return lambda entry: "".join(encode(entry, 0))
+
+
+_encode_canonical = _canonical_encoder()
 
 
 def canonical(entry: Mapping[str, Any]) -> bytes:
     """Keys sorted, no whitespace, UTF-8: the bytes that are hashed and stored."""
-    return _CANONICAL.encode(entry).encode()
+    return _encode_canonical(entry).encode()
 
 
 def chain_hash(previous: str, entry: Mapping[str, Any]) -> str:

@@ -17,6 +17,7 @@ _FIGURES = {
     "memory": rf"used_memory growth\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
     "moves": rf"while moves played\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
     "logs": rf"the log streams\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
+    "freed": rf"deleting the games frees\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
     "late verdict": rf"p50 at move ~30\s+{_NUMBER} ms\s+at move ~10\s+{_NUMBER} ms\s+ratio",
     "audit": rf"min\s+{_NUMBER} ms\s+median\s+{_NUMBER} ms\s+max\s+{_NUMBER} ms",
     "engine": rf"coloretto\s+4 players\s+{_NUMBER} moves/s\s+rebuild of a finished game",

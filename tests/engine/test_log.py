@@ -1,8 +1,11 @@
 """The log as data: the hash chain of CONTRACT.md section 5, verdicts, and folding into states."""
 
 import hashlib
+import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import log
 from engine.game import Table
@@ -32,6 +35,22 @@ def test_chain_hash_is_sha256_of_previous_hash_then_canonical_json():
 
 def test_canonical_json_keeps_non_ascii_as_utf8():
     assert log.canonical({"b": 1, "a": "è"}) == '{"a":"è","b":1}'.encode()
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON)
+def test_canonical_json_is_what_json_dumps_writes_with_the_contracts_options(value):
+    # The encoder is made once (engine.log); its text must be json.dumps's, byte for byte.
+    assert log.canonical(value) == json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode()
 
 
 def test_chain_continues_from_a_given_previous_hash():
