@@ -347,15 +347,15 @@ def _take(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
     if not state.rows[row]:
         raise IllegalMove("row-empty", f"row {row} holds no card: only a row with cards is taken")
     taken = tuple(Card(c.name, (*c.events, seq)) for c in state.rows[row])
-    state = replace(
-        state,
-        rows=_with(state.rows, row, ()),
-        taken_by=_with(state.taken_by, row, seat),
-        collected=_with(state.collected, seat, state.collected[seat] + taken),
-    )
+    taken_by = _with(state.taken_by, row, seat)
+    rows = _with(state.rows, row, ())
+    collected = _with(state.collected, seat, state.collected[seat] + taken)
     facts: list[Fact] = [Took(seat, row, tuple(c.name for c in taken))]
-    if any(owner is None for owner in state.taken_by):
-        return Outcome(replace(state, turn=_next_seat(state.taken_by, seat)), tuple(facts))
+    if None in taken_by:
+        state = replace(state, rows=rows, taken_by=taken_by, collected=collected,
+                        turn=_next_seat(taken_by, seat))
+        return Outcome(state, tuple(facts))
+    state = replace(state, rows=rows, taken_by=taken_by, collected=collected)
     if not state.last_round:
         facts.append(RoundEnded(seat))
         fresh = replace(state, taken_by=(None,) * len(state.rows), turn=seat)
@@ -378,11 +378,12 @@ def _end_deal(state: State, seq: int, facts: list[Fact]) -> Outcome:
 
 def _next_seat(taken_by: tuple[int | None, ...], seat: int) -> int:
     """The next seat clockwise that has not taken a row this round (or `seat` itself)."""
-    out = set(taken_by) - {None}
-    seats = len(taken_by)
-    return next(
-        (s for s in ((seat + k) % seats for k in range(1, seats + 1)) if s not in out), seat
-    )
+    seats = len(taken_by)  # one row per seat
+    for k in range(1, seats + 1):
+        after = (seat + k) % seats
+        if after not in taken_by:
+            return after
+    return seat
 
 
 def _with(items: tuple, index: int, value: Any) -> tuple:
