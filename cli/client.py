@@ -128,7 +128,16 @@ class Client:
             time.sleep(min(pause, _LONGEST_PAUSE_S))
         if answer.status_code >= 400:
             raise Refused(answer.status_code, _problem(answer))
+        if not stream:
+            self._check_json(answer)
         return answer
+
+    def _check_json(self, answer: requests.Response) -> None:
+        try:
+            answer.json()
+        except ValueError:
+            raise Failure(f"The server at {self.url} answered something other than JSON: "
+                          f"is it a tablelog server?") from None
 
     def _auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}

@@ -72,7 +72,7 @@ def test_no_server_is_one_sentence_with_exit_code_2(offline):
 
 
 class _Busy(BaseHTTPRequestHandler):
-    """Answers 429 with Retry-After 0 to its first `busy` requests, then an empty list."""
+    """Answers 429 with Retry-After 0 to its first `busy` requests, then `answer`."""
 
     def do_GET(self):
         self.server.seen += 1
@@ -84,7 +84,7 @@ class _Busy(BaseHTTPRequestHandler):
         else:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
-            body = b'{"games": [], "next": null}'
+            body = self.server.answer
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -94,9 +94,10 @@ class _Busy(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def _busy_server(busy: int) -> Iterator[ThreadingHTTPServer]:
+def _busy_server(busy: int, answer: bytes = b'{"games": [], "next": null}'
+                 ) -> Iterator[ThreadingHTTPServer]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Busy)
-    server.seen, server.busy = 0, busy
+    server.seen, server.busy, server.answer = 0, busy, answer
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -120,3 +121,12 @@ def test_a_server_that_stays_busy_is_given_up_on(offline):
     assert result.exit_code == 2
     assert result.stderr == "Too many requests (busy).\n"
     assert server.seen == 4
+
+
+def test_a_server_that_is_no_tablelog_is_one_sentence(offline):
+    with _busy_server(busy=0, answer=b"<html>a page</html>") as server:
+        url = f"http://127.0.0.1:{server.server_port}"
+        result = offline("games", "--url", url)
+    assert result.exit_code == 2
+    assert result.stderr == (f"The server at {url} answered something other than JSON: "
+                             f"is it a tablelog server?\n")
