@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import codec, log
 from engine.visibility import is_redacted, shown_to
@@ -34,12 +34,14 @@ def rebuilt(
     stored: Mapping[str, Any] | None = None,
     claimed: Mapping[str, int] | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
+    choices: Mapping[str, Sequence[Any]] | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """The audit report, and the state the rebuild ended in (None when the log could not be
     dealt again): an import stores that state rather than replaying the log a second time.
 
     `stored` holds what the service keeps besides the log (`at`, `state`, `score`, `views`) and
-    is compared with the rebuild at the same log version; `claimed` maps seats to totals.
+    is compared with the rebuild at the same log version; `claimed` maps seats to totals;
+    `choices` are the seed's other choices when the seed is not given (`log.choices_of`).
     """
     mismatches: list[dict[str, Any]] = []
     chain_ok, redacted = _chain(entries, mismatches)
@@ -52,7 +54,7 @@ def rebuilt(
     if seed is None and not decks:
         return _report(chain_ok, seed_ok, None, mismatches, [], redacted), None
 
-    table = log.table_of(created, seed or "", decks or [])
+    table = log.table_of(created, seed or "", decks or [], choices)
     verdicts = {e["of"]: e for e in entries if e["type"] in (log.ACCEPTED, log.REJECTED)}
     states_at: dict[int, Any] = {}
     judged: list[tuple[int, Mapping[str, Any], dict[str, Any]]] = []
@@ -189,14 +191,23 @@ class MalformedReplay(ValueError):
     """A document that cannot be read as a replay: there is nothing to report about."""
 
 
-def replay_secret(document: Mapping[str, Any]) -> tuple[str | None, list[list[str]]]:
-    """The seed and explicit decks a replay document reveals: the seed and the decks of its
-    `game-finished` entry once the game is over, else the deal shown to the table, if any."""
+class Secret(NamedTuple):
+    """What a replay document reveals of how its game was dealt."""
+
+    seed: str | None
+    decks: list[list[str]]
+    choices: dict[str, list[Any]]
+
+
+def replay_secret(document: Mapping[str, Any]) -> Secret:
+    """The seed and explicit decks of its `game-finished` entry once the game is over, else
+    the deal shown to the table, if any: its decks and the seed's other choices."""
     seed = document.get("seed")
     if seed is not None:
         revealed = [e for e in document["entries"] if e.get("type") == log.FINISHED]
-        return seed, (revealed[-1].get("decks") if revealed else None) or []
-    return None, (document.get("deal") or {}).get("decks") or []
+        return Secret(seed, (revealed[-1].get("decks") if revealed else None) or [], {})
+    deal = document.get("deal") or {}
+    return Secret(None, deal.get("decks") or [], deal.get("choices") or {})
 
 
 def verify_replay(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -211,9 +222,9 @@ def replay_rebuilt(document: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
     entries = document.get("entries")
     if not isinstance(entries, list) or not entries:
         raise MalformedReplay("it has no entries")
-    seed, decks = replay_secret(document)
+    seed, decks, choices = replay_secret(document)
     stored = {"at": len(entries), "score": document["score"]} if document.get("score") else None
     try:
-        return rebuilt(entries, seed, decks, stored)
+        return rebuilt(entries, seed, decks, stored, choices=choices)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as broken:
         raise MalformedReplay(f"the replay document cannot be read: {broken!r}") from None

@@ -119,6 +119,8 @@ class Table:
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: str = ""
     decks: tuple[tuple[str, ...], ...] = ()
+    # What the seed chose besides the decks, when a replay shows them instead of the seed.
+    choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def deck(self, deal: int, canonical: tuple[str, ...]) -> tuple[str, ...]:
         """The deck of deal `deal` (1-based), top card first: explicit if given, else shuffled."""
@@ -128,6 +130,8 @@ class Table:
 
     def shuffled(self, items: tuple[Any, ...], label: str) -> tuple[Any, ...]:
         """Any other random choice of a game, under its own documented label."""
+        if label in self.choices:
+            return tuple(self.choices[label])
         return tuple(shuffle(items, self.seed, label))
 
 

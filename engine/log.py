@@ -23,6 +23,7 @@ import json
 import json.encoder
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from engine.game import Game, GameOver, IllegalMove, Table
@@ -154,13 +155,38 @@ def finished(seed: str, decks: Sequence[Sequence[str]]) -> dict[str, Any]:
     return {"type": FINISHED, "seed": seed, "decks": [list(d) for d in decks]}
 
 
-def table_of(created: Mapping[str, Any], seed: str, decks: Sequence[Sequence[str]]) -> Table:
+def table_of(
+    created: Mapping[str, Any],
+    seed: str,
+    decks: Sequence[Sequence[str]],
+    choices: Mapping[str, Sequence[Any]] | None = None,
+) -> Table:
     return Table(
         seats=len(created["players"]),
         options=created["options"],
         seed=seed,
         decks=tuple(tuple(d) for d in decks),
+        choices={label: tuple(chosen) for label, chosen in (choices or {}).items()},
     )
+
+
+@dataclass(frozen=True)
+class _Noting(Table):
+    made: dict[str, list[Any]] = field(default_factory=dict)
+
+    def shuffled(self, items: tuple[Any, ...], label: str) -> tuple[Any, ...]:
+        chosen = super().shuffled(items, label)
+        self.made[label] = list(chosen)
+        return chosen
+
+
+def choices_of(game: Game, table: Table) -> dict[str, list[Any]]:
+    """What a game's deal draws from the seed besides the decks (Coloretto's removed colour,
+    the keltis-nwnz tiles), by label: with the decks, enough to deal the game again without
+    revealing the seed, which would tell the deals still to come."""
+    noting = _Noting(table.seats, table.options, table.seed, table.decks)
+    game.deal(noting)
+    return noting.made
 
 
 def verdict(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:

@@ -17,7 +17,7 @@ import orjson
 
 from engine import codec, log
 from engine.audit import MalformedReplay, replay_rebuilt
-from engine.game import TABLE, BadSetup, GameOver, Table
+from engine.game import TABLE, BadSetup, Game, GameOver, Table
 from engine.games import GAMES
 from engine.visibility import redact
 from schemas import loader
@@ -407,10 +407,17 @@ def replay_document(store: Store, seen: Seen) -> dict[str, Any]:
         "version": meta["version"],
         "seed_commitment": meta["seed_commitment"],
         "seed": seed if finished else None,
-        "deal": {"decks": dealt} if seen.viewer == TABLE else None,
+        "deal": _deal(game, table, dealt, finished) if seen.viewer == TABLE else None,
         "entries": [redact(e, seen.viewer) for e in entries],
         "score": game.score(final).to_json(meta["players"]),
     }
+
+
+def _deal(game: Game, table: Table, dealt: list[list[str]], finished: bool) -> dict[str, Any]:
+    # Until the seed is shown, what else it chose must be, for the replay to be dealt again.
+    if finished:
+        return {"decks": dealt}
+    return {"decks": dealt, "choices": log.choices_of(game, table)}
 
 
 # -- audits ----------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
         store.games.list_finished(game_id, created)
         return 200, _imported(game_id, created, ours, written=False)
     game, final = _verified(document, created)
-    seed, decks = replay_secret(document)
+    seed, decks, _ = replay_secret(document)
     submissions = [e["seq"] for e in entries if e["type"] == log.SUBMITTED]
     projection = Projection.of(game, created["players"], final, max(submissions, default=0))
     loaded = store.games.load(game_id, entries, {"seed": seed, "decks": decks}, projection)

@@ -55,7 +55,7 @@ def uploaded(document: Mapping[str, Any], query: Mapping[str, Any]) -> dict[str,
     spectator while the game ran) cannot be dealt again: only its log can be read.
     """
     entries = document["entries"]
-    seed, decks = replay_secret(document)
+    seed, decks, choices = replay_secret(document)
     if seed is None and not decks:
         raise Problem(
             422,
@@ -69,7 +69,7 @@ def uploaded(document: Mapping[str, Any], query: Mapping[str, Any]) -> dict[str,
     game = log.rules(created)
     first, last = _range(query, len(entries))
     try:
-        table = log.table_of(created, seed or "", decks)
+        table = log.table_of(created, seed or "", decks, choices)
         found = steps(game, table, created["players"], entries[:last], TABLE, first, query)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as broken:
         raise Problem(
