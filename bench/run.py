@@ -10,6 +10,7 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
   same bodies for the same time, and the ratios; each pair `--rounds` times, in turn;
 - the latency of a verdict at move 500 of a long game beside move 5 of a fresh one;
 - the audit of a finished game through a worker;
+- one client's verdict latency, quiet and then under a flood of audits from other clients;
 - Redis memory against the canonical JSON of the stored entries, as used_memory grew and as
   deleting every game gives it back at the end;
 - the engine's replay speed per game and the time to rebuild a finished game, in process
@@ -20,9 +21,12 @@ The machine's load moves every absolute figure: compare the two sides of one run
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import redis
 
@@ -93,9 +97,10 @@ def fast_forward(http: Client, track: plays.Track, upto: int) -> None:
             raise load.Refused(f"move {index} answered {status}: {raw[:300]!r}")
 
 
-def audits(s: stack.Stack, args) -> None:
+def audits(s: stack.Stack, args) -> str:
     """A finished game audited through a worker, a few times. Each audit claims another total:
-    the same request again would be answered from the first one's record, not rebuilt."""
+    the same request again would be answered from the first one's record, not rebuilt.
+    Returns the game's id."""
     http = Client(s.service)
     (track,) = plays.prepare(s.service, args.game, args.players, 1, "audited", args.options)
     fast_forward(http, track, len(track.bodies))
@@ -111,6 +116,46 @@ def audits(s: stack.Stack, args) -> None:
           f"through a worker, {args.audits} times")
     print(f"  min {min(took):7.1f} ms   median {statistics.median(took):7.1f} ms"
           f"   max {max(took):7.1f} ms")
+    return track.game_id
+
+
+def audit_flood(s: stack.Stack, args, audited: str) -> None:
+    """One client's verdicts, quiet and then while anonymous clients flood the service with
+    audits of a finished game (each claiming another total, so each is a rebuild)."""
+    (track,) = plays.prepare(s.service, args.game, args.players, 1, "flooded", args.options)
+    half = min(args.flood_moves, len(track.bodies) // 2)
+    http = Client(s.service)
+
+    def verdicts(first: int) -> list[float]:
+        took = []
+        for index in range(first, first + half):
+            began = time.perf_counter()
+            status, raw = http.post(track.path(load.WAIT_S), track.bodies[index], track.token)
+            took.append((time.perf_counter() - began) * 1000)
+            if status != 201:
+                raise load.Refused(f"move {index} answered {status}: {raw[:300]!r}")
+        return took
+
+    def flood(stop: threading.Event, claims: itertools.count) -> int:
+        flooder, sent = Client(s.service), 0
+        while not stop.is_set():
+            flooder.call(f"/v1/games/{audited}/audit", {"claimed": {"0": next(claims)}})
+            sent += 1
+        return sent
+
+    quiet = verdicts(0)
+    stop, claims = threading.Event(), itertools.count(10_000)
+    with ThreadPoolExecutor(args.flooders) as threads:
+        flooders = [threads.submit(flood, stop, claims) for _ in range(args.flooders)]
+        flooded = verdicts(half)
+        stop.set()
+        sent = sum(f.result() for f in flooders)
+    p99 = [statistics.quantiles(t, n=100)[98] for t in (quiet, flooded)]
+    print(f"verdicts under an audit flood ({args.flooders} clients sent {sent} audits while one "
+          f"client posted {half} moves; {half} moves before it, quiet)")
+    print(f"  quiet  p50 {statistics.median(quiet):7.1f} ms   p99 {p99[0]:7.1f} ms")
+    print(f"  flood  p50 {statistics.median(flooded):7.1f} ms   p99 {p99[1]:7.1f} ms"
+          f"   p99 ratio {p99[1] / p99[0]:5.2f}")
 
 
 def service_figures(args) -> None:
@@ -127,7 +172,7 @@ def service_figures(args) -> None:
         for line in footprint.measure(connection, baseline, played).lines():
             print("  " + line)
         long_game(s, args)
-        audits(s, args)
+        audit_flood(s, args, audits(s, args))
         print("Redis memory of every stored game, given back when they are deleted:")
         for line in footprint.freed(connection):
             print("  " + line)
@@ -147,6 +192,9 @@ def main() -> None:
     parser.add_argument("--client-processes", type=int, default=4)
     parser.add_argument("--long-at", type=int, default=500)
     parser.add_argument("--audits", type=int, default=5)
+    parser.add_argument("--flooders", type=int, default=8,
+                        help="clients sending audits while one client's verdicts are timed")
+    parser.add_argument("--flood-moves", type=int, default=100)
     parser.add_argument("--playouts", type=int, default=5,
                         help="games folded per title and player count for the engine figures")
     parser.add_argument("--repeats", type=int, default=3,
