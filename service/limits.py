@@ -1,8 +1,9 @@
 """Rate limits: Flask-Limiter, its counters on the Redis of REDIS_URL (where RQ's queues live).
 
-Four limits over the whole API, each set from the environment (TABLELOG_RATE_*, README): a
+Five limits over the whole API, each set from the environment (TABLELOG_RATE_*, README): a
 token's requests (`RATE_PER_TOKEN`), the requests of an address carrying no token
-(`RATE_PER_ADDRESS`), the games an address creates (`RATE_NEW_GAMES`), and the tokens refused
+(`RATE_PER_ADDRESS`), the games an address creates (`RATE_NEW_GAMES`), the audits it asks for
+(`RATE_AUDITS`: each new claim is a rebuild of the whole game), and the tokens refused
 (401) to an address (`RATE_FAILED_AUTH`): past that one, every request carrying a token from the
 address is refused, so that guessing tokens tells nothing. Fixed windows: one INCR a count.
 
@@ -35,6 +36,9 @@ DEFAULTS = {
     "RATE_PER_TOKEN": "100/second",
     "RATE_PER_ADDRESS": "100/second",
     "RATE_NEW_GAMES": "10/second;1000/hour",
+    # A person checks a claim or two; a flood of distinct claims is a flood of full rebuilds,
+    # which on a small machine takes CPU from judging moves however the queues are kept apart.
+    "RATE_AUDITS": "5/second;300/hour",
     "RATE_FAILED_AUTH": "30/minute",
 }
 # Addresses remembered as refused before the expired ones are let go.
@@ -87,6 +91,8 @@ def register(app: Flask) -> None:
                    "requests with no token from this address", _address, exempt_when=_has_token),
             _limit(config["RATE_NEW_GAMES"], "new-games", "games created from this address",
                    _address, exempt_when=_not_creating),
+            _limit(config["RATE_AUDITS"], "audits", "audits asked from this address",
+                   _address, exempt_when=_not_auditing),
             _limit(failed_auth, "failed-auth", "refused tokens from this address", _address,
                    exempt_when=lambda: _anonymous() or not refused.lately(_address()),
                    deduct_when=_refused),
@@ -135,6 +141,10 @@ def _has_token() -> bool:
 
 def _not_creating() -> bool:
     return request.endpoint != "games.create"
+
+
+def _not_auditing() -> bool:
+    return request.endpoint != "audits.audit"
 
 
 def _refused(response: Response) -> bool:

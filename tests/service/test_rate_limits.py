@@ -1,6 +1,6 @@
 """Rate limits (Flask-Limiter, counting on the Redis of REDIS_URL): per token, per address without
-one, new games per address, and refused tokens per address, each set from a TABLELOG_RATE_*
-variable; a refusal is a 429 problem with Retry-After.
+one, new games and audits per address, and refused tokens per address, each set from a
+TABLELOG_RATE_* variable; a refusal is a 429 problem with Retry-After.
 
 Each test has an app of its own with the limits it sets (the suite's own are out of reach,
 tests/conftest.py) on a Redis database of its own, so every count starts at zero. No worker
@@ -78,6 +78,15 @@ def test_game_creation_has_a_limit_per_address(limited):
     refused = client.post("/v1/games", json={"game": "hermit", "players": ["a", "b"]})
     assert_rate_limited(refused, 60)
     assert client.get(games[0].url()).status_code == 200
+
+
+def test_audits_have_a_limit_per_address(limited):
+    client = limited(RATE_AUDITS="2/minute")
+    game = create(client)
+    for claim in range(2):
+        assert client.post(game.url("/audit"), json={"claimed": {"0": claim}}).status_code == 202
+    assert_rate_limited(client.post(game.url("/audit"), json={"claimed": {"0": 9}}), 60)
+    assert client.get(game.url("/audits/1")).status_code == 202  # read, not limited; no worker
 
 
 def test_the_counts_live_on_the_service_redis(limited, redis_url):
