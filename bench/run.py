@@ -27,6 +27,7 @@ import multiprocessing
 import statistics
 import time
 
+import orjson
 import redis
 
 from bench import engine, footprint, load, plays, stack
@@ -157,18 +158,26 @@ def audit_flood(s: stack.Stack, args, audited: str) -> None:
 
 
 def _flood(base: str, audited: str, stop, sent, n: int) -> None:
-    """Audits of one game, each claiming a total no other flooder claims, until told to stop."""
+    """Audits of one game, each claiming a total no other flooder claims, until told to stop;
+    a refused one waits a second (the shortest Retry-After), as a client that heeds it does."""
     flooder = Client(base)
     for claim in itertools.count(100_000 * (n + 1)):
         if stop.is_set():
             return
-        flooder.call(f"/v1/games/{audited}/audit", {"claimed": {"0": claim}})
-        with sent.get_lock():
-            sent.value += 1
+        status, raw = flooder.post(f"/v1/games/{audited}/audit",
+                                   orjson.dumps({"claimed": {"0": claim}}))
+        if status == 429:
+            stop.wait(1)
+        elif status >= 300:
+            raise SystemExit(f"an audit answered {status}: {raw[:300]!r}")
+        else:
+            with sent.get_lock():
+                sent.value += 1
 
 
 def service_figures(args) -> None:
-    with stack.running(args.workers, args.redis_port, args.web_port) as s:
+    rates = {"RATE_AUDITS": args.audit_rate} if args.audit_rate else None
+    with stack.running(args.workers, args.redis_port, args.web_port, rates) as s:
         connection = redis.Redis.from_url(s.redis_url)
         baseline = footprint.used_memory(connection)
         clients = load.Clients(args.client_processes)
@@ -204,6 +213,9 @@ def main() -> None:
     parser.add_argument("--flooders", type=int, default=8,
                         help="clients sending audits while one client's verdicts are timed")
     parser.add_argument("--flood-moves", type=int, default=100)
+    parser.add_argument("--audit-rate",
+                        help="the audits an address may ask for (TABLELOG_RATE_AUDITS, e.g. its"
+                        " default 5/second;300/hour); default: out of reach, an unchecked flood")
     parser.add_argument("--playouts", type=int, default=5,
                         help="games folded per title and player count for the engine figures")
     parser.add_argument("--repeats", type=int, default=3,

@@ -37,9 +37,12 @@ def procfile() -> dict[str, str]:
 
 
 @contextmanager
-def running(workers: int, redis_port: int | None, web_port: int | None) -> Iterator[Stack]:
+def running(workers: int, redis_port: int | None, web_port: int | None,
+            rates: dict[str, str] | None = None) -> Iterator[Stack]:
     """Everything up and answering, stopped (by pid) on the way out. The ceiling listens next
-    to the web; ports not given are free ones."""
+    to the web; ports not given are free ones. Rate limits are out of reach but for `rates`
+    (service.limits.DEFAULTS' names)."""
+    limits = {**out_of_reach(), **{f"TABLELOG_{name}": r for name, r in (rates or {}).items()}}
     redis_port = redis_port or free_port()
     web_port, ceiling_port = (web_port, web_port + 1) if web_port else (free_port(), free_port())
     # The project's redis.conf (its memory settings), holding nothing on disk.
@@ -52,10 +55,10 @@ def running(workers: int, redis_port: int | None, web_port: int | None) -> Itera
         web = entries["web"]
         if _SERVICE_APP not in web:
             raise SystemExit(f"the Procfile's web entry no longer serves {_SERVICE_APP}")
-        procs.append(_start(web, url, web_port))
-        procs.append(_start(web.replace(_SERVICE_APP, _CEILING_APP), url, ceiling_port))
-        procs += [_start(entries["worker"], url, 0) for _ in range(workers)]
-        procs.append(_start(entries["auditor"], url, 0))
+        procs.append(_start(web, url, web_port, limits))
+        procs.append(_start(web.replace(_SERVICE_APP, _CEILING_APP), url, ceiling_port, limits))
+        procs += [_start(entries["worker"], url, 0, limits) for _ in range(workers)]
+        procs.append(_start(entries["auditor"], url, 0, limits))
         stack = Stack(url, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{ceiling_port}")
         _wait_until_up(stack, workers)
         yield stack
@@ -66,9 +69,9 @@ def running(workers: int, redis_port: int | None, web_port: int | None) -> Itera
             proc.wait(10)
 
 
-def _start(command: str, redis_url: str, port: int) -> subprocess.Popen:
+def _start(command: str, redis_url: str, port: int, limits: dict[str, str]) -> subprocess.Popen:
     # The clients post far faster than a person: the limiter counts, and refuses nothing.
-    env = {**os.environ, "PORT": str(port), "REDIS_URL": redis_url, **out_of_reach(),
+    env = {**os.environ, "PORT": str(port), "REDIS_URL": redis_url, **limits,
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     return subprocess.Popen(["bash", "-c", "exec " + command], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
