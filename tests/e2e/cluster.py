@@ -9,7 +9,6 @@ within a few seconds; the cluster keeps serving the slots of the other masters m
 from __future__ import annotations
 
 import random
-import shutil
 import socket
 import subprocess
 import time
@@ -19,6 +18,8 @@ from pathlib import Path
 
 import redis
 from redis.cluster import RedisCluster
+
+from tests.conftest import start_redis
 
 NODE_TIMEOUT_MS = 1500
 _NODES = 6
@@ -67,22 +68,17 @@ class LocalCluster:
 
 @contextmanager
 def local_cluster(workdir: Path) -> Iterator[LocalCluster]:
-    server = shutil.which("redis-server")
     ports = _free_ports(_NODES)
     procs = {}
-    for port in ports:
-        folder = workdir / str(port)
-        folder.mkdir()
-        procs[port] = subprocess.Popen(
-            [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(folder), "--cluster-enabled", "yes",
-             "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
-             "--cluster-require-full-coverage", "no",
-             "--cluster-replica-validity-factor", "0"],
-            stdout=subprocess.DEVNULL,
-        )
     try:
-        wait_answering(ports)
+        for port in ports:
+            folder = workdir / str(port)
+            folder.mkdir()
+            procs[port] = start_redis(
+                port, "--save", "", "--appendonly", "no", "--dir", str(folder),
+                "--cluster-enabled", "yes", "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
+                "--cluster-require-full-coverage", "no", "--cluster-replica-validity-factor", "0",
+            )
         subprocess.run(
             ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports),
              "--cluster-replicas", "1", "--cluster-yes"],
@@ -97,18 +93,6 @@ def local_cluster(workdir: Path) -> Iterator[LocalCluster]:
             proc.kill()
         for proc in procs.values():
             proc.wait(10)
-
-
-def wait_answering(ports: list[int]) -> None:
-    for port in ports:
-        node = redis.Redis(port=port)
-        for _ in range(250):
-            try:
-                node.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.02)
-        node.close()
 
 
 def _wait_replicated(ports: list[int]) -> None:
