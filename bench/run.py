@@ -10,7 +10,7 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
   same bodies for the same time, and the ratios; each pair `--rounds` times, in turn;
 - the latency of a verdict at move 500 of a long game beside move 5 of a fresh one;
 - the audit of a finished game through a worker;
-- one client's verdict latency, quiet and then under a flood of audits from other clients;
+- one client's verdict latency, quiet and under a flood of audits from other clients, in turns;
 - Redis memory against the canonical JSON of the stored entries, as used_memory grew and as
   deleting every game gives it back at the end;
 - the engine's replay speed per game and the time to rebuild a finished game, in process
@@ -33,6 +33,7 @@ import redis
 from bench import engine, footprint, load, plays, stack
 from bench.client import Client
 from engine.games import GAMES
+from workers import queue
 
 
 def compare(clients: load.Clients, s: stack.Stack, args, count: int, label: str) -> int:
@@ -120,59 +121,96 @@ def audits(s: stack.Stack, args) -> str:
 
 
 def audit_flood(s: stack.Stack, args, audited: str) -> None:
-    """One client's verdicts, quiet and then while anonymous clients flood the service with
-    audits of a finished game (each claiming another total, so each is a rebuild)."""
+    """One client's verdicts, in phases that take turns: quiet, then while anonymous clients
+    flood the service with audits of a finished game (each claiming another total, so each is a
+    rebuild). Turns, not one quiet half and one flooded half, so that whatever else loads the
+    machine loads both alike; each flooded phase is timed once the flood is under way (its
+    processes started, audits answered), and each quiet one once the audits it left queued are
+    done."""
     (track,) = plays.prepare(s.service, args.game, args.players, 1, "flooded", args.options)
-    half = min(args.flood_moves, len(track.bodies) // 2)
-    http = Client(s.service)
+    per_phase = min(args.flood_moves, len(track.bodies) // 2) // args.flood_turns
+    queued = redis.Redis.from_url(s.redis_url)
+    moves = iter(track.bodies)
 
-    def verdicts(first: int) -> list[float]:
+    def verdicts() -> list[float]:
+        # A connection of its own, opened untimed: the web closes one idle between phases.
+        http = Client(s.service)
+        http.get(f"/v1/games/{track.game_id}", track.token)
         took = []
-        for index in range(first, first + half):
+        for body in itertools.islice(moves, per_phase):
             began = time.perf_counter()
-            status, raw = http.post(track.path(load.WAIT_S), track.bodies[index], track.token)
+            status, raw = http.post(track.path(load.WAIT_S), body, track.token)
             took.append((time.perf_counter() - began) * 1000)
             if status != 201:
-                raise load.Refused(f"move {index} answered {status}: {raw[:300]!r}")
+                raise load.Refused(f"a move answered {status}: {raw[:300]!r}")
         return took
 
-    quiet = verdicts(0)
     # Processes of their own: flooding threads would hold the timed client's GIL.
     forks = multiprocessing.get_context("fork")
-    stop, sent = forks.Event(), forks.Value("i", 0)
-    flooders = [forks.Process(target=_flood, args=(s.service, audited, stop, sent, n))
+    flooding, stop = forks.Event(), forks.Event()
+    sent, refused = forks.Value("i", 0), forks.Value("i", 0)
+    flooders = [forks.Process(target=_flood,
+                              args=(s.service, audited, flooding, stop, sent, refused, n))
                 for n in range(args.flooders)]
     for flooder in flooders:
         flooder.start()
-    flooded = verdicts(half)
-    stop.set()
-    for flooder in flooders:
-        flooder.join(30)
-    sent = sent.value
+    quiet: list[float] = []
+    flooded: list[float] = []
+    try:
+        for _ in range(args.flood_turns):
+            _settle(queued)
+            quiet += verdicts()
+            flooding.set()
+            _under_way(sent, refused)
+            flooded += verdicts()
+            flooding.clear()
+    finally:
+        stop.set()
+        flooding.set()
+        for flooder in flooders:
+            flooder.join(30)
     p99 = [statistics.quantiles(t, n=100)[98] for t in (quiet, flooded)]
-    print(f"verdicts under an audit flood ({args.flooders} clients sent {sent} audits while one "
-          f"client posted {half} moves; {half} moves before it, quiet)")
+    print(f"verdicts under an audit flood ({args.flooders} clients sent {sent.value} audits, "
+          f"{refused.value} more refused, while one client posted {len(flooded)} moves; "
+          f"{len(quiet)} moves quiet, taking turns {args.flood_turns} times)")
     print(f"  quiet  p50 {statistics.median(quiet):7.1f} ms   p99 {p99[0]:7.1f} ms")
     print(f"  flood  p50 {statistics.median(flooded):7.1f} ms   p99 {p99[1]:7.1f} ms"
           f"   p99 ratio {p99[1] / p99[0]:5.2f}")
 
 
-def _flood(base: str, audited: str, stop, sent, n: int) -> None:
-    """Audits of one game, each claiming a total no other flooder claims, until told to stop;
-    a refused one waits a second (the shortest Retry-After), as a client that heeds it does."""
+def _under_way(sent, refused, timeout_s: float = 10) -> None:
+    """Until the flooders' audits are being answered (or `timeout_s`)."""
+    deadline, before = time.monotonic() + timeout_s, sent.value + refused.value
+    while sent.value + refused.value == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _settle(connection: redis.Redis, timeout_s: float = 30) -> None:
+    """Until no audit waits in its queue (or `timeout_s`), and the last one taken is done."""
+    deadline = time.monotonic() + timeout_s
+    while connection.llen(f"rq:queue:{queue.AUDITS}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.1)
+
+
+def _flood(base: str, audited: str, flooding, stop, sent, refused, n: int) -> None:
+    """Audits of one game, each claiming a total no other flooder claims, while `flooding` is
+    set and until told to stop; a refused one waits a second (the shortest Retry-After), as a
+    client that heeds it does. `sent` counts the audits taken, `refused` the others."""
     flooder = Client(base)
     for claim in itertools.count(100_000 * (n + 1)):
+        flooding.wait()
         if stop.is_set():
             return
         status, raw = flooder.post(f"/v1/games/{audited}/audit",
                                    orjson.dumps({"claimed": {"0": claim}}))
+        if status >= 300 and status != 429:
+            raise SystemExit(f"an audit answered {status}: {raw[:300]!r}")
+        counted = refused if status == 429 else sent
+        with counted.get_lock():
+            counted.value += 1
         if status == 429:
             stop.wait(1)
-        elif status >= 300:
-            raise SystemExit(f"an audit answered {status}: {raw[:300]!r}")
-        else:
-            with sent.get_lock():
-                sent.value += 1
 
 
 def service_figures(args) -> None:
@@ -212,7 +250,10 @@ def main() -> None:
     parser.add_argument("--audits", type=int, default=5)
     parser.add_argument("--flooders", type=int, default=8,
                         help="clients sending audits while one client's verdicts are timed")
-    parser.add_argument("--flood-moves", type=int, default=100)
+    parser.add_argument("--flood-moves", type=int, default=100,
+                        help="moves timed quiet, and as many under the flood")
+    parser.add_argument("--flood-turns", type=int, default=4,
+                        help="quiet and flooded phases taking turns, the moves shared among them")
     parser.add_argument("--audit-rate",
                         help="the audits an address may ask for (TABLELOG_RATE_AUDITS, e.g. its"
                         " default 5/second;300/hour); default: out of reach, an unchecked flood")
