@@ -4,9 +4,9 @@
 
 It starts its own redis-server, plays `--games` games of every title (fewest and most seats)
 to the end through the API in process, judging each move as a worker does, and prints for each
-the entries of its log and the bytes its keys hold (`MEMORY USAGE`), the log's share of them,
-and the whole's bytes per entry and entries per GB. The games are random playouts, so longer
-real games hold proportionally more.
+the entries of its log and the bytes its keys hold (`MEMORY USAGE`), the log's share of them
+and the whole against its entries' canonical JSON, and the whole's bytes per entry and entries
+per GB. The games are random playouts, so longer real games hold proportionally more.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shutil
-import subprocess
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -29,7 +27,7 @@ from bench.stack import free_port  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from store import Store, keys  # noqa: E402
 from tests.api import create  # noqa: E402
-from tests.e2e.cluster import wait_answering  # noqa: E402
+from tests.conftest import start_redis  # noqa: E402
 from workers.validation import judge_pending  # noqa: E402
 
 
@@ -43,12 +41,13 @@ def play(client, store: Store, title: str, seats: int, seed: str) -> str:
     return game.id
 
 
-def footprint(client: redis.Redis, game_id: str) -> tuple[int, int]:
-    """Bytes of the game's log, and of all its keys."""
+def footprint(client: redis.Redis, game_id: str) -> tuple[int, int, int]:
+    """Bytes of the game's log, of all its keys, and of its entries' canonical JSON."""
     k = keys.game(game_id)
     names = [getattr(k, f.name) for f in fields(k) if f.name != "tag"]
     sizes = {name: client.memory_usage(name, samples=0) or 0 for name in names}
-    return sizes[k.log], sum(sizes.values())
+    entry_bytes = sum(len(fields[b"e"]) for _, fields in client.xrange(k.log))
+    return sizes[k.log], sum(sizes.values()), entry_bytes
 
 
 def main() -> None:
@@ -56,11 +55,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     args = parser.parse_args()
     port = free_port()
-    server = subprocess.Popen([shutil.which("redis-server"), "--port", str(port), "--save", "",
-                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    server = start_redis(port, "--save", "", "--appendonly", "no")
     try:
         os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-        wait_answering([port])
         redis_client = redis.Redis(port=port)
         from service import create_app
 
@@ -73,18 +70,22 @@ def main() -> None:
 
 
 def report(client, store: Store, redis_client: redis.Redis, games: int) -> None:
-    print(f"{'game':14} {'seats':>5} {'entries':>8} {'bytes/game':>11} {'log share':>9}")
-    total_entries = total_bytes = 0
+    print(f"{'game':14} {'seats':>5} {'entries':>8} {'bytes/game':>11} {'log share':>9}"
+          f" {'x JSON':>6}")
+    total_entries = total_bytes = total_json = 0
     for title, game in sorted(GAMES.items()):
         for seats in sorted({min(game.seat_counts), max(game.seat_counts)}):
             ids = [play(client, store, title, seats, f"{title}-{seats}-{n}") for n in range(games)]
             entries = sum(len(store.log.entries(g)) for g in ids)
-            logs, whole = map(sum, zip(*(footprint(redis_client, g) for g in ids), strict=True))
+            logs, whole, json = map(
+                sum, zip(*(footprint(redis_client, g) for g in ids), strict=True))
             total_entries, total_bytes = total_entries + entries, total_bytes + whole
+            total_json += json
             print(f"{title:14} {seats:>5} {entries / games:>8.0f} {whole / games:>11,.0f}"
-                  f" {logs / whole:>9.0%}")
+                  f" {logs / whole:>9.0%} {whole / json:>6.2f}")
     per_entry = total_bytes / total_entries
-    print(f"all: {per_entry:,.0f} bytes per entry, {2**30 / per_entry:,.0f} entries per GB"
+    print(f"all: {per_entry:,.0f} bytes per entry, {total_bytes / total_json:.2f} x the entries'"
+          f" canonical JSON, {2**30 / per_entry:,.0f} entries per GB"
           " (keys of finished games, without allocator overhead)")
 
 
