@@ -1,4 +1,5 @@
-"""Rate limits: Flask-Limiter, its counters on the Redis of REDIS_URL (where RQ's queues live).
+"""Rate limits: the `limits` library's fixed windows, counted on the Redis of REDIS_URL (where
+RQ's queues live).
 
 Five limits over the whole API, each set from the environment (TABLELOG_RATE_*, README): a
 token's requests (`RATE_PER_TOKEN`), the requests of an address carrying no token
@@ -14,19 +15,26 @@ this process refused that address a token within the window (`_Refused`): an hon
 pays one round trip. The price: an address's first refusal in each web process goes uncounted,
 so an address guessing through P processes has P more guesses a window.
 
+The limits are picked for a request by a few comparisons and counted with the library's own
+limiter: Flask-Limiter, which did the same through its general machinery (every limit's
+exemption callbacks, its own request context), cost a move about a fifth of the web's time.
+
 Refusals are 429 problems with Retry-After, the seconds until the window that refused ends.
+While Redis is away the limits count in the process.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from flask import Flask, Response, request
-from flask_limiter import ApplicationLimit, Limiter
-from flask_limiter.errors import RateLimitExceeded
-from limits import parse_many
+from limits import RateLimitItem, parse_many
+from limits.errors import StorageError
+from limits.storage import MemoryStorage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 
 from service.problems import problem_response
 
@@ -43,6 +51,9 @@ DEFAULTS = {
 }
 # Addresses remembered as refused before the expired ones are let go.
 _REMEMBERED = 10_000
+# After Redis failed a count, counts stay in the process this long before Redis is tried again.
+_AWAY_S = 1.0
+_NAMESPACE = "tl"
 
 
 def out_of_reach() -> dict[str, str]:
@@ -50,6 +61,17 @@ def out_of_reach() -> dict[str, str]:
     what they cost), for the suite and the benchmark, whose clients share one address and play
     far faster than any person."""
     return {f"TABLELOG_{name}": "1000000/second" for name in DEFAULTS}
+
+
+@dataclass(frozen=True)
+class _Limit:
+    scope: str
+    rates: tuple[RateLimitItem, ...]
+    counted: str  # what is counted, for the refusal's detail
+
+    @classmethod
+    def of(cls, rate: str, scope: str, counted: str) -> _Limit:
+        return cls(scope, tuple(parse_many(rate)), f"more than {rate} {counted}")
 
 
 class _Refused:
@@ -70,82 +92,101 @@ class _Refused:
         return at is not None and time.monotonic() - at < self.window_s
 
 
-def register(app: Flask) -> None:
-    config = app.config
-    failed_auth = config["RATE_FAILED_AUTH"]
-    refused = _Refused(max(item.get_expiry() for item in parse_many(failed_auth)))
-    limiter = Limiter(
-        _address,
-        app=app,
-        storage_uri=config.get("RATELIMIT_STORAGE_URI") or config["REDIS_URL"],
-        strategy="fixed-window",
-        key_prefix="tl",
-        # Redis away: count in the process meanwhile, so that what needs no Redis still answers
-        # (and what does answers 503 store-unavailable, service.problems), rather than a 500.
-        in_memory_fallback_enabled=True,
-        swallow_errors=True,
-        application_limits=[
-            _limit(config["RATE_PER_TOKEN"], "token", "requests with this token", _token,
-                   exempt_when=_anonymous),
-            _limit(config["RATE_PER_ADDRESS"], "address",
-                   "requests with no token from this address", _address, exempt_when=_has_token),
-            _limit(config["RATE_NEW_GAMES"], "new-games", "games created from this address",
-                   _address, exempt_when=_not_creating),
-            _limit(config["RATE_AUDITS"], "audits", "audits asked from this address",
-                   _address, exempt_when=_not_auditing),
-            _limit(failed_auth, "failed-auth", "refused tokens from this address", _address,
-                   exempt_when=lambda: _anonymous() or not refused.lately(_address()),
-                   deduct_when=_refused),
-        ],
-    )
+class _Counter:
+    """Fixed-window counts on Redis, or in the process while Redis is away."""
 
-    @app.after_request
-    def _remember_refusals(response: Response) -> Response:
-        if _refused(response) and _has_token():
-            refused.saw(_address())
+    def __init__(self, storage_uri: str):
+        self.shared = FixedWindowRateLimiter(storage_from_string(storage_uri,
+                                                                 wrap_exceptions=True))
+        self.own = FixedWindowRateLimiter(MemoryStorage())
+        self.away_until = 0.0
+
+    def hit(self, rate: RateLimitItem, scope: str, key: str) -> bool:
+        return self._counted("hit", rate, scope, key)
+
+    def test(self, rate: RateLimitItem, scope: str, key: str) -> bool:
+        return self._counted("test", rate, scope, key)
+
+    def resets_at(self, rate: RateLimitItem, scope: str, key: str) -> float:
+        return self._limiter().get_window_stats(rate, _NAMESPACE, scope, key).reset_time
+
+    def _counted(self, how: str, rate: RateLimitItem, scope: str, key: str) -> bool:
+        try:
+            return getattr(self._limiter(), how)(rate, _NAMESPACE, scope, key)
+        except StorageError:
+            self.away_until = time.monotonic() + _AWAY_S
+            return getattr(self.own, how)(rate, _NAMESPACE, scope, key)
+
+    def _limiter(self) -> FixedWindowRateLimiter:
+        return self.own if time.monotonic() < self.away_until else self.shared
+
+
+class _Limits:
+    def __init__(self, config: dict):
+        self.per_token = _Limit.of(config["RATE_PER_TOKEN"], "token", "requests with this token")
+        self.per_address = _Limit.of(config["RATE_PER_ADDRESS"], "address",
+                                     "requests with no token from this address")
+        self.on_endpoint = {
+            "games.create": _Limit.of(config["RATE_NEW_GAMES"], "new-games",
+                                      "games created from this address"),
+            "audits.audit": _Limit.of(config["RATE_AUDITS"], "audits",
+                                      "audits asked from this address"),
+        }
+        self.failed_auth = _Limit.of(config["RATE_FAILED_AUTH"], "failed-auth",
+                                     "refused tokens from this address")
+        self.refused = _Refused(max(rate.get_expiry() for rate in self.failed_auth.rates))
+        self.counter = _Counter(config.get("RATELIMIT_STORAGE_URI") or config["REDIS_URL"])
+
+    def counted(self, token: str | None, address: str) -> Iterator[tuple[_Limit, str]]:
+        """The limits a request counts against, each with the key it counts under."""
+        if token is None:
+            yield self.per_address, address
+        else:
+            yield self.per_token, token
+        if (limit := self.on_endpoint.get(request.endpoint)) is not None:
+            yield limit, address
+
+    def check(self) -> Response | None:
+        """A 429 when the request is past a limit: counted first, refused if over."""
+        token, address = request.headers.get("Authorization"), _address()
+        if token is not None and self.refused.lately(address):
+            for rate in self.failed_auth.rates:
+                if not self.counter.test(rate, self.failed_auth.scope, address):
+                    return self._refusal(self.failed_auth, rate, address)
+        for limit, key in self.counted(token, address):
+            for rate in limit.rates:
+                if not self.counter.hit(rate, limit.scope, key):
+                    return self._refusal(limit, rate, key)
+        return None
+
+    def count_refusal(self, response: Response) -> Response:
+        """A token refused (401) counts against its address, once this process refused that
+        address before within the window."""
+        if response.status_code == 401 and "Authorization" in request.headers:
+            address = _address()
+            if self.refused.lately(address):
+                for rate in self.failed_auth.rates:
+                    self.counter.hit(rate, self.failed_auth.scope, address)
+            self.refused.saw(address)
         return response
 
-    @app.errorhandler(RateLimitExceeded)
-    def _too_many(e: RateLimitExceeded) -> Response:
-        window = e.limit.limit.get_expiry()
-        ends = limiter.current_limit.reset_at if limiter.current_limit else time.time() + window
-        # reset_at is rounded up to the next second: never past the window's own length.
+    def _refusal(self, limit: _Limit, rate: RateLimitItem, key: str) -> Response:
+        window = rate.get_expiry()
+        ends = self.counter.resets_at(rate, limit.scope, key)
+        # The window's end is a whole second: never past the window's own length.
         wait = min(window, max(1, math.ceil(ends - time.time())))
-        answer = problem_response(429, "rate-limited", e.description)
+        answer = problem_response(429, "rate-limited", limit.counted)
         answer.headers["Retry-After"] = str(wait)
         return answer
 
 
-def _limit(rate: str, scope: str, counted: str, key: Callable[[], str],
-           **when: Callable) -> ApplicationLimit:
-    return ApplicationLimit(
-        rate, key_function=key, scope=scope, error_message=f"more than {rate} {counted}", **when
-    )
+def register(app: Flask) -> None:
+    if not app.config.get("RATELIMIT_ENABLED", True):
+        return
+    limits = _Limits(app.config)
+    app.before_request(limits.check)
+    app.after_request(limits.count_refusal)
 
 
 def _address() -> str:
     return request.remote_addr or "unknown"
-
-
-def _token() -> str:
-    return request.headers["Authorization"]
-
-
-def _anonymous() -> bool:
-    return "Authorization" not in request.headers
-
-
-def _has_token() -> bool:
-    return "Authorization" in request.headers
-
-
-def _not_creating() -> bool:
-    return request.endpoint != "games.create"
-
-
-def _not_auditing() -> bool:
-    return request.endpoint != "audits.audit"
-
-
-def _refused(response: Response) -> bool:
-    return response.status_code == 401

@@ -1,11 +1,13 @@
-"""Rate limits (Flask-Limiter, counting on the Redis of REDIS_URL): per token, per address without
-one, new games and audits per address, and refused tokens per address, each set from a
+"""Rate limits (the `limits` library, counting on the Redis of REDIS_URL): per token, per address
+without one, new games and audits per address, and refused tokens per address, each set from a
 TABLELOG_RATE_* variable; a refusal is a 429 problem with Retry-After.
 
 Each test has an app of its own with the limits it sets (the suite's own are out of reach,
 tests/conftest.py) on a Redis database of its own, so every count starts at zero. No worker
 serves that database: the requests read, or leave moves pending.
 """
+
+import socket
 
 import pytest
 import redis
@@ -94,3 +96,16 @@ def test_the_counts_live_on_the_service_redis(limited, redis_url):
     create(client)
     counted = redis.Redis.from_url(redis_url.rsplit("/", 1)[0] + "/6").keys("LIMITS*")
     assert counted
+
+
+def test_while_the_counters_redis_is_away_the_limits_count_in_the_process(redis_url, monkeypatch):
+    for name in limits.DEFAULTS:
+        monkeypatch.delenv(f"TABLELOG_{name}", raising=False)
+    monkeypatch.setenv("TABLELOG_RATE_PER_ADDRESS", "3/minute")
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        away = f"redis://127.0.0.1:{closed.getsockname()[1]}/0"
+    client = create_app({"TESTING": True, "REDIS_URL": redis_url,
+                         "RATELIMIT_STORAGE_URI": away}).test_client()
+    statuses = [client.get("/v1/games?limit=1").status_code for _ in range(4)]
+    assert statuses == [200] * 3 + [429]
