@@ -8,7 +8,6 @@ imported from another server (`PUT /v1/games/{id}/replay`, through `replay_rebui
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -19,7 +18,7 @@ PROGRESS_EVERY = 200
 
 
 def _same(a: Any, b: Any) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    return log.canonical(a) == log.canonical(b)
 
 
 def report(*args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -56,13 +55,17 @@ def rebuilt(
 
     table = log.table_of(created, seed or "", decks or [], choices)
     verdicts = {e["of"]: e for e in entries if e["type"] in (log.ACCEPTED, log.REJECTED)}
-    states_at: dict[int, Any] = {}
+    # Only the state the stored projection describes is kept: holding every state of a long
+    # game would keep the whole fold alive, for the collector to walk again and again.
+    stored_at = int(stored["at"]) if stored else None
+    then = None
     judged: list[tuple[int, Mapping[str, Any], dict[str, Any]]] = []
     state = None
     for done, step in enumerate(log.fold(game, table, entries), start=1):
         state = step.state
         seq = step.entry["seq"]
-        states_at[seq] = state
+        if seq == stored_at:
+            then = state
         # A submission still pending has no verdict to compare: nothing was claimed about it.
         if step.recomputed is not None and seq in verdicts:
             judged.append((seq, verdicts[seq], step.recomputed))
@@ -70,9 +73,10 @@ def rebuilt(
             progress(done, len(entries))
     _compare_verdicts(judged, mismatches)
     progress(len(entries), len(entries))
-    if stored:
-        _compare_stored(game, created, stored, states_at, mismatches)
     score = game.score(state)
+    if stored:
+        _compare_stored(game, created, stored, then, score if then is state else None,
+                        mismatches)
     claims = _claims(score, claimed or {})
     replay_ok = not any(m["what"] != "hash" for m in mismatches)
     return _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted,
@@ -132,7 +136,7 @@ def _compare_verdicts(judged, mismatches) -> None:
     submission's seq, the stored verdict, the recomputed one).
 
     All are compared in one encoding first, each verdict's parts as a list in one order: a
-    call of json.dumps costs more than the verdict it encodes, and nearly every audit finds them
+    call of the encoder costs more than the verdict it encodes, and nearly every audit finds them
     all the same. Only if they differ is each pair compared to name the ones that do.
     """
     if _same([list(map(stored.get, _VERDICT_PARTS)) for _, stored, _ in judged],
@@ -151,18 +155,19 @@ def _compare_verdicts(judged, mismatches) -> None:
             })
 
 
-def _compare_stored(game, created, stored, states_at, mismatches) -> None:
+def _compare_stored(game, created, stored, state, score, mismatches) -> None:
+    """The stored projection against `state`, the rebuild's at its version (None if the log
+    never reached it), whose `score` is given when it is already known."""
     at = int(stored["at"])
-    state = states_at.get(at)
     if state is None:
         mismatches.append({"seq": at, "what": "projection describes a version past the log"})
         return
     if "state" in stored and not _same(stored["state"], codec.encode(state)):
         mismatches.append({"seq": at, "what": "stored state"})
-    if "score" in stored and not _same(
-        stored["score"], game.score(state).to_json(created["players"])
-    ):
-        mismatches.append({"seq": at, "what": "stored score"})
+    if "score" in stored:
+        score = game.score(state) if score is None else score
+        if not _same(stored["score"], score.to_json(created["players"])):
+            mismatches.append({"seq": at, "what": "stored score"})
     over = game.is_over(state)
     for viewer, view in (stored.get("views") or {}).items():
         seen = shown_to(int(viewer) if viewer.isdigit() else viewer, over)

@@ -58,14 +58,17 @@ def _canonical_encoder() -> Callable[[Any], str]:
 _encode_canonical = _canonical_encoder()
 
 
-def canonical(entry: Mapping[str, Any]) -> bytes:
-    """Keys sorted, no whitespace, UTF-8: the bytes that are hashed and stored."""
-    return _encode_canonical(entry).encode()
+def canonical(value: Any) -> bytes:
+    """Keys sorted, no whitespace, UTF-8: the bytes of an entry that are hashed and stored,
+    and the form in which an audit compares what it rebuilt with what was stored."""
+    return _encode_canonical(value).encode()
 
 
 def chain_hash(previous: str, entry: Mapping[str, Any]) -> str:
-    body = {k: v for k, v in entry.items() if k != "hash"}
-    return hashlib.sha256(previous.encode() + canonical(body)).hexdigest()
+    # An audit hashes every entry again: dict's own copy costs a fifth of a comprehension's.
+    body = dict(entry)
+    body.pop("hash", None)
+    return hashlib.sha256((previous + _encode_canonical(body)).encode()).hexdigest()
 
 
 def chain(previous: str, entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

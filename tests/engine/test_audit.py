@@ -2,9 +2,11 @@
 
 import random
 
-from engine import audit, log
+from engine import audit, codec, log
+from engine.game import SPECTATOR, TABLE
 from engine.games import GAMES
 from engine.playout import play
+from engine.visibility import shown_to
 
 GAME = GAMES["coloretto"]
 
@@ -46,3 +48,44 @@ def test_a_verdict_that_differs_only_as_json_does_is_a_mismatch():
     forged["seat"] = True
     report = _report(log.chain(log.GENESIS, bodies))
     assert [(m["seq"], m["what"]) for m in report["mismatches"]] == [(forged["seq"], "verdict")]
+
+
+def _stored(entries: list[dict], at: int) -> dict:
+    """What the service keeps besides the log, describing version `at`."""
+    state = log.state_at(GAME, log.table_of(entries[0], "audited", []), entries[:at])
+    over = GAME.is_over(state)
+    return {
+        "at": at,
+        "state": codec.encode(state),
+        "score": GAME.score(state).to_json(entries[0]["players"]),
+        "views": {str(v): GAME.view(state, shown_to(v, over)) for v in (SPECTATOR, TABLE)},
+    }
+
+
+def test_stored_projections_of_the_last_version_or_an_earlier_one_audit_clean():
+    entries = _finished()
+    for at in (len(entries), len(entries) // 2):
+        report = audit.report(entries, "audited", [], _stored(entries, at))
+        assert report["ok"] and report["mismatches"] == [], at
+
+
+def test_a_stored_state_score_and_view_that_the_rebuild_does_not_give_are_each_named():
+    entries = _finished()
+    at = len(entries) // 2
+    stored = _stored(entries, at)
+    wrong = _stored(entries, at - 2)
+    stored.update(state=wrong["state"], score={**stored["score"], "forged": True},
+                  views={**stored["views"], "table": wrong["views"]["table"]})
+    report = audit.report(entries, "audited", [], stored)
+    assert not report["ok"]
+    assert [(m["seq"], m["what"]) for m in report["mismatches"]] == [
+        (at, "stored state"), (at, "stored score"), (at, "stored view of table")
+    ]
+
+
+def test_stored_projections_of_a_version_past_the_log_are_named():
+    entries = _finished()
+    report = audit.report(entries[:-10], "audited", [], _stored(entries, len(entries)))
+    assert [(m["seq"], m["what"]) for m in report["mismatches"]] == [
+        (len(entries), "projection describes a version past the log")
+    ]
