@@ -67,7 +67,7 @@ def compare(clients: load.Clients, s: stack.Stack, args, count: int, label: str)
 def long_game(s: stack.Stack, args) -> None:
     """Verdicts late in a long game beside verdicts early in a fresh one, posted in turn by one
     client, so that both see the same load."""
-    at, window = args.long_at, 20
+    at, window = args.long_at, args.long_window
     late, early = plays.prepare(s.service, args.game, args.players, 2, "long", args.options)
     if len(late.bodies) < at + window:
         print(f"a verdict late in a game: {args.game} games end before move {at + window}")
@@ -247,6 +247,8 @@ def main() -> None:
                         help='the games\' options, as JSON (e.g. \'{"deals": 1}\')')
     parser.add_argument("--client-processes", type=int, default=4)
     parser.add_argument("--long-at", type=int, default=500)
+    parser.add_argument("--long-window", type=int, default=60,
+                        help="moves timed around --long-at, and as many at the start of a game")
     parser.add_argument("--audits", type=int, default=5)
     parser.add_argument("--flooders", type=int, default=8,
                         help="clients sending audits while one client's verdicts are timed")
