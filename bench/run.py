@@ -195,8 +195,9 @@ def _settle(connection: redis.Redis, timeout_s: float = 30) -> None:
 
 def _flood(base: str, audited: str, flooding, stop, sent, refused, n: int) -> None:
     """Audits of one game, each claiming a total no other flooder claims, while `flooding` is
-    set and until told to stop; a refused one waits a second (the shortest Retry-After), as a
-    client that heeds it does. `sent` counts the audits taken, `refused` the others."""
+    set and until told to stop; one turned away (429, or 503 while too many audits wait) waits a
+    second (the shortest Retry-After), as a client that heeds it does. `sent` counts the audits
+    taken, `refused` the others."""
     flooder = Client(base)
     for claim in itertools.count(100_000 * (n + 1)):
         flooding.wait()
@@ -204,12 +205,13 @@ def _flood(base: str, audited: str, flooding, stop, sent, refused, n: int) -> No
             return
         status, raw = flooder.post(f"/v1/games/{audited}/audit",
                                    orjson.dumps({"claimed": {"0": claim}}))
-        if status >= 300 and status != 429:
+        turned_away = status in (429, 503)  # past its rate, or too many audits waiting
+        if status >= 300 and not turned_away:
             raise SystemExit(f"an audit answered {status}: {raw[:300]!r}")
-        counted = refused if status == 429 else sent
+        counted = refused if turned_away else sent
         with counted.get_lock():
             counted.value += 1
-        if status == 429:
+        if turned_away:
             stop.wait(1)
 
 

@@ -5,6 +5,7 @@ defaults, then `test_config`, then the environment (REDIS_URL, REDIS_CLUSTER_URL
 TABLELOG_* for the rest: TABLELOG_REPLICA_ACKS is "auto", or how many replicas must hold a write
 before it is answered, 0 for none; TABLELOG_REPLICA_ACK_MS how long to wait for them;
 TABLELOG_IMPORT_TOKEN the operator's token for importing games, none by default: no imports;
+TABLELOG_AUDITS_WAITING how many audits may wait for an auditor before new ones are refused;
 TABLELOG_RATE_* the rate limits, service.limits).
 """
 
@@ -43,6 +44,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REDIS_CLUSTER_URL=cluster_url(),
         FOLLOW_SECONDS=api.FOLLOWED_S,
         HEALTH_STALLED_S=10,
+        # New audits refused (503 audits-busy) while this many wait for an auditor.
+        AUDITS_WAITING=100,
         REPLICA_ACKS=AUTO,
         REPLICA_ACK_MS=DEFAULT_TIMEOUT_MS,
         IMPORT_TOKEN=None,

@@ -2,6 +2,8 @@
 
 from http import HTTPStatus
 
+from flask import current_app
+
 from schemas import api
 from service import handlers, timeline
 from service.auth import Seen
@@ -16,9 +18,13 @@ bp = Blueprint("audits", __name__, url_prefix="/v1", description=__doc__)
 @bp.arguments(api.Wait, location="query")
 @bp.response(200, api.AuditReport)
 @bp.alt_response(202, schema=api.AuditReport, description="still running", success=True)
+@bp.alt_response(503, HTTPStatus.SERVICE_UNAVAILABLE.name)
 def audit(game: Seen, body: dict, query: dict):
-    """Rebuild the game from its log in a worker and explain the claimed totals."""
-    status, report = handlers.request_audit(store(), game, body["claimed"], query["wait"])
+    """Rebuild the game from its log in a worker and explain the claimed totals (503
+    `audits-busy` while too many audits wait for an auditor)."""
+    status, report = handlers.request_audit(
+        store(), game, body["claimed"], query["wait"], current_app.config["AUDITS_WAITING"]
+    )
     return answer(report, status, {"Location": report["links"]["self"]})
 
 

@@ -424,12 +424,18 @@ def _deal(game: Game, table: Table, dealt: list[list[str]], finished: bool) -> d
 
 
 def request_audit(
-    store: Store, seen: Seen, claimed: dict[str, int], wait: float
+    store: Store, seen: Seen, claimed: dict[str, int], wait: float, most_waiting: int
 ) -> tuple[int, dict[str, Any]]:
+    """Queue an audit, unless `most_waiting` wait for an auditor already: each new claim is a
+    rebuild, and a flood of them from many addresses, each within its own rate, would queue
+    work (and records) without end."""
     seats = len(seen.meta["players"])
     for seat in claimed:
         if int(seat) >= seats:
             raise Problem(400, "no-such-seat", f"this game has seats 0 to {seats - 1}")
+    if queue.audits_waiting(store.queues) >= most_waiting:
+        raise Problem(503, "audits-busy",
+                      f"{most_waiting} audits wait for an auditor already: ask again shortly")
     number, new = store.audits.new(seen.id, seen.meta["version"], claimed)
     if new:
         queue.enqueue_audit(store.queues, seen.id, number)

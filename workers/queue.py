@@ -25,6 +25,11 @@ def enqueue_drain(connection: redis.Redis, slot: int) -> None:
     queue(connection).enqueue("workers.jobs.drain", slot, result_ttl=0, failure_ttl=3600)
 
 
+def audits_waiting(connection: redis.Redis) -> int:
+    """Audits queued and not yet taken by an auditor."""
+    return audit_queue(connection).count
+
+
 def enqueue_audit(connection: redis.Redis, game_id: str, number: int) -> None:
     """An audit whose worker died is found abandoned by RQ's upkeep and run again."""
     audit_queue(connection).enqueue(

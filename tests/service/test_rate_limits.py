@@ -1,6 +1,7 @@
 """Rate limits (the `limits` library, counting on the Redis of REDIS_URL): per token, per address
 without one, new games and audits per address, and refused tokens per address, each set from a
-TABLELOG_RATE_* variable; a refusal is a 429 problem with Retry-After.
+TABLELOG_RATE_* variable; a refusal is a 429 problem with Retry-After. Across all addresses,
+new audits are refused (503) while too many wait for an auditor.
 
 Each test has an app of its own with the limits it sets (the suite's own are out of reach,
 tests/conftest.py) on a Redis database of its own, so every count starts at zero. No worker
@@ -109,3 +110,18 @@ def test_while_the_counters_redis_is_away_the_limits_count_in_the_process(redis_
                          "RATELIMIT_STORAGE_URI": away}).test_client()
     statuses = [client.get("/v1/games?limit=1").status_code for _ in range(4)]
     assert statuses == [200] * 3 + [429]
+
+
+def test_new_audits_are_refused_while_too_many_wait_for_an_auditor(redis_url):
+    # No auditor serves this database: the audits queued stay queued.
+    url = redis_url.rsplit("/", 1)[0] + "/7"
+    redis.Redis.from_url(url).flushdb()
+    client = create_app({"TESTING": True, "REDIS_URL": url, "AUDITS_WAITING": 2}).test_client()
+    game = create(client)
+    for claim in range(2):
+        assert client.post(game.url("/audit"), json={"claimed": {"0": claim}}).status_code == 202
+    refused = client.post(game.url("/audit"), json={"claimed": {"0": 9}})
+    assert refused.status_code == 503
+    assert refused.json["code"] == "audits-busy"
+    assert refused.headers["Retry-After"] == "1"
+    assert client.get(game.url("/audits/2")).status_code == 202  # those queued still stand
