@@ -150,9 +150,15 @@ def _compare_verdicts(judged, mismatches) -> None:
                 "seq": stored["seq"],
                 "of": seq,
                 "what": "verdict",
-                "stored": stored_part,
-                "recomputed": recomputed_part,
+                "stored": _hidden_as_in(stored, stored_part),
+                "recomputed": _hidden_as_in(recomputed, recomputed_part),
             })
+
+
+def _hidden_as_in(verdict: Mapping[str, Any], part: dict[str, Any]) -> dict[str, Any]:
+    """A verdict's compared part, keeping what its verdict hides from other seats (a secret
+    move, a refusal's reason): the report is redacted for its reader like the log."""
+    return {**part, "hidden": verdict["hidden"]} if "hidden" in verdict else part
 
 
 def _compare_stored(game, created, stored, state, score, mismatches) -> None:

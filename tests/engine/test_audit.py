@@ -6,7 +6,7 @@ from engine import audit, codec, log
 from engine.game import SPECTATOR, TABLE
 from engine.games import GAMES
 from engine.playout import play
-from engine.visibility import shown_to
+from engine.visibility import redact, shown_to
 
 GAME = GAMES["coloretto"]
 
@@ -89,3 +89,17 @@ def test_stored_projections_of_a_version_past_the_log_are_named():
     assert [(m["seq"], m["what"]) for m in report["mismatches"]] == [
         (len(entries), "projection describes a version past the log")
     ]
+
+
+def test_a_mismatched_verdict_hides_from_other_seats_what_the_verdict_hides():
+    entries = _finished(slips=0.2)
+    bodies = [{k: v for k, v in e.items() if k != "hash"} for e in entries]
+    refused = next(b for b in bodies if b["type"] == log.REJECTED)
+    refused["detail"] = "forged"
+    (mismatch,) = _report(log.chain(log.GENESIS, bodies))["mismatches"]
+    other = (refused["seat"] + 1) % 3
+    for part in ("stored", "recomputed"):
+        shown = redact(mismatch, other)[part]
+        assert shown["code"] is None and shown["detail"] is None
+        assert redact(mismatch, refused["seat"])[part]["code"] == mismatch[part]["code"]
+    assert mismatch["stored"]["detail"] == "forged"
