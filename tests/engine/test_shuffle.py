@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from engine.game import Table
-from engine.shuffle import byte_stream, shuffle, uniform
+from engine.shuffle import shuffle, uniform, word_stream
 from tests.engine.vectors import vector
 
 VECTORS = vector("shuffle.json")["vectors"]
@@ -67,22 +67,20 @@ def test_shuffle_agrees_with_an_independent_implementation(size, seed, label):
     assert shuffle(cards, seed, label) == _reference_shuffle(cards, seed, label)
 
 
-def test_byte_stream_is_the_digests_of_seed_label_counter_in_order():
-    stream = byte_stream("seed", "deal-1")
-    got = bytes(next(stream) for _ in range(64))
-    want = b"".join(hashlib.sha256(f"seed|deal-1|{k}".encode()).digest() for k in (0, 1))
-    assert got == want
+def test_word_stream_is_the_digests_of_seed_label_counter_read_four_bytes_at_a_time():
+    stream = word_stream("seed", "deal-1")
+    got = [next(stream) for _ in range(16)]
+    digests = b"".join(hashlib.sha256(f"seed|deal-1|{k}".encode()).digest() for k in (0, 1))
+    assert got == [int.from_bytes(digests[i : i + 4], "big") for i in range(0, 64, 4)]
 
 
 def test_uniform_rejects_words_in_the_biased_top_of_the_range():
     # For n = 3 the limit is 2**32 - 1: the word 0xFFFFFFFF is rejected, the next one used.
-    stream = iter(bytes([0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 7]))
-    assert uniform(stream, 3) == 7 % 3
+    assert uniform(iter([0xFFFFFFFF, 7]), 3) == 7 % 3
 
 
 def test_uniform_keeps_the_largest_unbiased_word():
-    stream = iter((2**32 - 2).to_bytes(4, "big"))
-    assert uniform(stream, 3) == (2**32 - 2) % 3
+    assert uniform(iter([2**32 - 2]), 3) == (2**32 - 2) % 3
 
 
 def test_shuffle_leaves_its_input_alone_and_keeps_every_card():
