@@ -364,10 +364,8 @@ def _take(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
 
 
 def _end_deal(state: State, seq: int, facts: list[Fact]) -> Outcome:
-    totals = tuple(
-        sum(c.points for c in score_collection(cards, state.deal, _colours_in_play(state)))
-        for cards in state.collected
-    )
+    colours = _colours_in_play(state)
+    totals = tuple(collection_points(cards, colours) for cards in state.collected)
     facts.append(DealEnded(state.deal, totals))
     state = replace(state, earlier_deals=(*state.earlier_deals, state.collected))
     if state.deal >= _deals(state.table):
@@ -406,15 +404,23 @@ def colour_points(count: int) -> int:
 def best_assignment(
     counts: Mapping[str, int], jokers: int, colours: tuple[str, ...]
 ) -> tuple[dict[str, int], frozenset[str]]:
-    assigned, positive = _best(tuple(counts.get(c, 0) for c in colours), jokers, colours)
+    assigned, positive, _ = _best(tuple(counts.get(c, 0) for c in colours), jokers, colours)
     return dict(assigned), positive
+
+
+def collection_points(cards: tuple[Card, ...], colours: tuple[str, ...]) -> int:
+    """What `score_collection`'s components add up to, reckoned without making them: every
+    deal's end tells each seat's total, and the components cost ten times the sum."""
+    names = [c.name for c in cards]
+    counts = tuple(map(names.count, colours))
+    return _best(counts, names.count(JOKER), colours)[2] + 2 * names.count(PLUS_TWO)
 
 
 @functools.lru_cache(maxsize=4096)
 def _best(
     counts: tuple[int, ...], jokers: int, colours: tuple[str, ...]
-) -> tuple[tuple[tuple[str, int], ...], frozenset[str]]:
-    """The joker colours and positive colours that give the highest score.
+) -> tuple[tuple[tuple[str, int], ...], frozenset[str], int]:
+    """The joker colours and positive colours that give the highest score, and that score.
 
     Every assignment of the jokers is tried (at most 7^3 / 3! multisets); the three colours
     worth most count positive. Ties keep the first assignment in colour order, so the choice
@@ -436,7 +442,7 @@ def _best(
     assigned = {c: extra.count(c) for c in colours if extra.count(c)}
     totals = {c: n + assigned.get(c, 0) for c, n in zip(colours, counts, strict=True)}
     held = sorted((c for c in colours if totals[c]), key=lambda c: -colour_points(totals[c]))
-    return tuple(assigned.items()), frozenset(held[:_POSITIVE_COLOURS])
+    return tuple(assigned.items()), frozenset(held[:_POSITIVE_COLOURS]), best[0]
 
 
 def score_collection(

@@ -15,6 +15,7 @@ from engine.games.coloretto import (
     Card,
     DealEnded,
     best_assignment,
+    collection_points,
     colour_points,
     score_collection,
 )
@@ -122,6 +123,17 @@ def _brute_force(counts: dict[str, int], jokers: int) -> int:
 def test_the_automatic_choice_is_the_best_any_player_could_make(counts, jokers):
     collection = cards(*(c for c, k in counts.items() for _ in range(k)), *[JOKER] * jokers)
     assert points(collection) == _brute_force(counts, jokers)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(st.sampled_from((*COLOURS, PLUS_TWO, JOKER)), max_size=30),
+    removed=st.sampled_from((None, *COLOURS)),
+)
+def test_a_deals_total_is_what_its_components_add_up_to(names, removed):
+    colours = tuple(c for c in COLOURS if c != removed)
+    collection = cards(*(n for n in names if n != removed))
+    assert collection_points(collection, colours) == points(collection, colours)
 
 
 # -- the rule book's example ------------------------------------------------------------------
