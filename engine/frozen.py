@@ -1,20 +1,62 @@
-"""`replace` for the engine's frozen dataclasses: the same value as `dataclasses.replace`, made
-cheaply.
+"""The engine's frozen dataclasses made cheaply: `@frozen` to declare one, `replace` to change one.
 
-A fold builds a few new states per move, and `dataclasses.replace` re-reads every field and
-runs the generated `__init__` (one `object.__setattr__` per field): it cost more than the rules
-themselves. The engine's frozen values hold nothing but their fields (no `__post_init__`, no
-`init=False` field, no cached property), so copying the fields and applying the changes gives
-the same value; unknown field names are still refused, as `dataclasses.replace` does.
+A fold makes several values per move (a state, its facts, cards, groups) and changes a few, and
+the dataclass machinery cost more than the rules themselves:
+- the `__init__` that `dataclass(frozen=True)` generates sets each field through
+  `object.__setattr__`, twice the cost of filling the new instance's `__dict__` directly, which
+  is what `@frozen`'s `__init__` does; everything else (`__eq__`, `__hash__`, `__repr__`, the
+  refusal of assignments, `dataclasses.fields`) is the dataclass's own;
+- `dataclasses.replace` re-reads every field and runs that `__init__`: `replace` copies the
+  fields and applies the changes, and still refuses unknown field names.
+Both rely on the engine's values holding nothing but their fields (no `__post_init__`, no
+`init=False` or keyword-only field, no cached property): `@frozen` refuses a class that does not.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, TypeVar
+from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
+
+_FROM_FACTORY = object()  # the default of a field whose default comes from a factory
+
+
+@dataclass_transform(frozen_default=True)
+def frozen(cls: type[T]) -> type[T]:
+    """`@dataclass(frozen=True)`, with an `__init__` that fills the instance's `__dict__`."""
+    cls = dataclasses.dataclass(frozen=True)(cls)
+    cls.__init__ = _init(cls)  # type: ignore[misc]
+    return cls
+
+
+def _init(cls: type) -> Any:
+    fields = dataclasses.fields(cls)
+    if hasattr(cls, "__post_init__") or any(not f.init or f.kw_only for f in fields):
+        raise TypeError(f"{cls.__name__}: @frozen makes values of plain positional fields only")
+    defaults: dict[str, Any] = {"_FROM_FACTORY": _FROM_FACTORY}
+    params, made = [], []
+    for f in fields:
+        if f.default is not dataclasses.MISSING:
+            defaults[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            defaults[f"_factory_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_FROM_FACTORY")
+            made.append(f"    if {f.name} is _FROM_FACTORY: {f.name} = _factory_{f.name}()")
+        else:
+            params.append(f.name)
+    source = "\n".join([
+        f"def __init__(self, {', '.join(params)}):",
+        *made,
+        "    instance_fields = self.__dict__",
+        *(f"    instance_fields[{f.name!r}] = {f.name}" for f in fields),
+    ])
+    exec(source, defaults)  # as dataclasses makes its methods: code written for the fields
+    init = defaults["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
 
 
 def replace(value: T, **changes: Any) -> T:

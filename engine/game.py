@@ -16,10 +16,10 @@ Conventions shared by every game:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from engine.frozen import field_names
+from engine.frozen import field_names, frozen
 from engine.scoring import Score
 from engine.shuffle import shuffle
 
@@ -52,7 +52,7 @@ class BadSetup(ValueError):
 _SCALARS = frozenset((str, int, bool, type(None)))
 
 
-@dataclass(frozen=True)
+@frozen
 class Fact:
     """Something an accepted move made happen, recorded in the log so a replay reads alone."""
 
@@ -77,7 +77,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
+@frozen
 class Dealt(Fact):
     """A seat's new hand, dealt during the game: for that seat's eyes only."""
 
@@ -107,7 +107,7 @@ def require_turn(seat: int, turn: int) -> None:
         raise IllegalMove("not-your-turn", f"it is seat {turn}'s turn, not seat {seat}'s")
 
 
-@dataclass(frozen=True)
+@frozen
 class Table:
     """What every deal of a game is made from: seat count, options, the seed and explicit decks.
 

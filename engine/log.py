@@ -22,9 +22,10 @@ import hashlib
 import json
 import json.encoder
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, NamedTuple
 
+from engine.frozen import frozen
 from engine.game import Game, GameOver, IllegalMove, Table
 from engine.games import RULES
 
@@ -172,7 +173,7 @@ def table_of(
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class _Noting(Table):
     made: dict[str, list[Any]] = field(default_factory=dict)
 

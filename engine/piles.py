@@ -24,11 +24,10 @@ IllegalMove codes: `no-such-pile`, `pile-not-drawable`, `pile-empty`, `discarded
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from engine.display import COLOUR_NAMES, COLOURS, POINT
-from engine.frozen import replace
+from engine.frozen import frozen, replace
 from engine.game import IllegalMove
 
 DECK = "deck"
@@ -48,7 +47,7 @@ def deal_hands(
     return hands, rest[: len(rest) - aside], rest[len(rest) - aside :]
 
 
-@dataclass(frozen=True)
+@frozen
 class Piles:
     deck: tuple[str, ...]
     names: tuple[str, ...]

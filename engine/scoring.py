@@ -7,11 +7,12 @@ pointing at the log.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from engine.frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Component:
     label: str
     detail: str
@@ -29,7 +30,7 @@ class Component:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class SeatScore:
     seat: int
     components: tuple[Component, ...]
@@ -39,7 +40,7 @@ class SeatScore:
         return sum(c.points for c in self.components)
 
 
-@dataclass(frozen=True)
+@frozen
 class Score:
     final: bool
     rounds: int

@@ -9,20 +9,20 @@ nothing a seat chose reaches another seat, a spectator or an error message befor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from engine.frozen import frozen
 from engine.game import Fact, IllegalMove
 
 
-@dataclass(frozen=True)
+@frozen
 class Choice:
     seat: int
     card: str
     seq: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Chose(Fact):
     """A seat chose a card face down: the card is for that seat's eyes until the game says."""
 
@@ -33,7 +33,7 @@ class Chose(Fact):
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Simultaneous:
     """The seats that must choose with `move`, and the choices made so far (in log order)."""
 

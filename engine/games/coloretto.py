@@ -13,10 +13,9 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from engine.frozen import replace
+from engine.frozen import frozen, replace
 from engine.game import (
     BadSetup,
     Fact,
@@ -42,7 +41,7 @@ _POSITIVE_COLOURS = 3
 _DEALS = 4  # "dopo quattro partite": a match of four games unless `deals` says otherwise
 
 
-@dataclass(frozen=True)
+@frozen
 class Card:
     """A card on the table or collected, with the log entries that brought it there."""
 
@@ -50,7 +49,7 @@ class Card:
     events: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     table: Table
     deal: int
@@ -66,20 +65,20 @@ class State:
     over: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class Drew(Fact):
     kind = "drew"
     seat: int
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class LastRoundDrawn(Fact):
     kind = "last-round-drawn"
     seat: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Placed(Fact):
     kind = "placed"
     seat: int
@@ -87,7 +86,7 @@ class Placed(Fact):
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Took(Fact):
     kind = "took"
     seat: int
@@ -95,20 +94,20 @@ class Took(Fact):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class RoundEnded(Fact):
     kind = "round-ended"
     next_seat: int
 
 
-@dataclass(frozen=True)
+@frozen
 class DealEnded(Fact):
     kind = "deal-ended"
     deal: int
     totals: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class DealStarted(Fact):
     kind = "deal-started"
     deal: int

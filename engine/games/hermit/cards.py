@@ -6,14 +6,14 @@ Ace 1, the numbered cards 2 to 9, Crown 10; an annulled Crown ranks 0 (below its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from engine.frozen import frozen
 
 ACE = 1
 CROWN = 10
 _ANNULLED = 0
 
 
-@dataclass(frozen=True)
+@frozen
 class Decktet:
     name: str
     rank: int

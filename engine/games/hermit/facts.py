@@ -6,12 +6,11 @@ by the generic `chose` fact of `engine.simultaneous`, also private to their seat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from engine.frozen import frozen
 from engine.game import Fact
 
 
-@dataclass(frozen=True)
+@frozen
 class HandDealt(Fact):
     kind = "hand-dealt"
     hand: int
@@ -20,7 +19,7 @@ class HandDealt(Fact):
     centre: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class GroupStarted(Fact):
     kind = "group-started"
     seat: int
@@ -28,13 +27,13 @@ class GroupStarted(Fact):
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class StagecoachLaid(Fact):
     kind = "stagecoach-laid"
     size: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Played(Fact):
     kind = "played"
     seat: int
@@ -44,7 +43,7 @@ class Played(Fact):
     controller: int | None
 
 
-@dataclass(frozen=True)
+@frozen
 class NewGroup(Fact):
     kind = "new-group"
     seat: int
@@ -52,7 +51,7 @@ class NewGroup(Fact):
     group: int
 
 
-@dataclass(frozen=True)
+@frozen
 class QuartetTaken(Fact):
     kind = "quartet-taken"
     group: int
@@ -60,7 +59,7 @@ class QuartetTaken(Fact):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class HandScored(Fact):
     kind = "hand-scored"
     hand: int

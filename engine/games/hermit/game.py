@@ -14,10 +14,9 @@ the five-player centre card is group 0) and keep their number until they leave t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from engine.frozen import replace
+from engine.frozen import frozen, replace
 from engine.game import (
     BadSetup,
     Dealt,
@@ -60,7 +59,7 @@ _MOVE_KEYS = {
 _ORDER = {name: i for i, name in enumerate(CANONICAL)}
 
 
-@dataclass(frozen=True)
+@frozen
 class Group:
     number: int
     cards: tuple[Card, ...]
@@ -71,7 +70,7 @@ class Group:
         return self.cards[-1].name
 
 
-@dataclass(frozen=True)
+@frozen
 class Laid:
     """A Stagecoach card and the seat that laid it (None: dealt there)."""
 
@@ -79,7 +78,7 @@ class Laid:
     card: Card
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     table: Table
     hand: int

@@ -9,14 +9,14 @@ others as one component each. Every point is in exactly one component.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from engine.frozen import frozen
 from engine.games.hermit.cards import CARDS, COMPANIES, CROWN, PERSONALITIES
 from engine.scoring import Component
 
 
-@dataclass(frozen=True)
+@frozen
 class Card:
     """A card on the table, in a pile or in the Stagecoach, with the log entries that moved it."""
 
@@ -24,7 +24,7 @@ class Card:
     events: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class HandScore:
     components: tuple[tuple[Component, ...], ...]
     stagecoach_to: int | None

@@ -5,13 +5,12 @@ Every card laid keeps the log entry that laid it, so the score can name its sour
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from engine.frozen import frozen
 from engine.game import Fact, Table
 from engine.piles import Piles
 
 
-@dataclass(frozen=True)
+@frozen
 class Row:
     """Cards laid in one row, oldest first, with the log entry that laid each."""
 
@@ -19,7 +18,7 @@ class Row:
     events: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Tableau:
     """What one seat has laid in front of itself: colour rows (R Y G B V), points, stones."""
 
@@ -28,7 +27,7 @@ class Tableau:
     stones: Row  # cards "W5" and the wish moves that took them
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     table: Table
     phase: str
@@ -43,7 +42,7 @@ class State:
     end_placed: int  # cards the seat at end_order[0] placed so far
 
 
-@dataclass(frozen=True)
+@frozen
 class Played(Fact):
     kind = "played"
     seat: int
@@ -51,14 +50,14 @@ class Played(Fact):
     row: str  # a colour letter, or "points" for the point row
 
 
-@dataclass(frozen=True)
+@frozen
 class Discarded(Fact):
     kind = "discarded"
     seat: int
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class WishTaken(Fact):
     kind = "wish-taken"
     seat: int
@@ -66,7 +65,7 @@ class WishTaken(Fact):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Drew(Fact):
     """A card from the deck: only its drawer learns which."""
 
@@ -76,7 +75,7 @@ class Drew(Fact):
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class TookDiscard(Fact):
     kind = "took-discard"
     seat: int
@@ -84,20 +83,20 @@ class TookDiscard(Fact):
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class EndPhaseBegan(Fact):
     kind = "end-phase-began"
     reason: str  # "five-final-rows" or "deck-exhausted"
     order: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Passed(Fact):
     kind = "passed"
     seat: int
 
 
-@dataclass(frozen=True)
+@frozen
 class GameOver(Fact):
     kind = "game-over"
     totals: tuple[int, ...]

@@ -18,9 +18,10 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
+
+from engine.frozen import frozen
 
 COLOURS = ("R", "Y", "G", "B", "V")
 JOKER = "joker"
@@ -38,7 +39,7 @@ class BoardError(ValueError):
         self.detail = detail
 
 
-@dataclass(frozen=True)
+@frozen
 class Cell:
     id: str
     row: int
@@ -51,7 +52,7 @@ class Cell:
         return self.colour in (JOKER, colour)
 
 
-@dataclass(frozen=True)
+@frozen
 class Board:
     name: str
     stand_in: bool

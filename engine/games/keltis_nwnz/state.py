@@ -6,8 +6,7 @@ the log entry that produced them (`moves`, `event`) so the score can name its pr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from engine.frozen import frozen
 from engine.game import Fact, Table
 from engine.games.keltis_nwnz.board import COLOURS
 from engine.piles import Piles
@@ -24,14 +23,14 @@ TILES = (*[CLOVER] * 5, *WISH, *["points-2"] * 5, *["points-3"] * 2, *[DISCARD] 
 PLAY, CLOVER_DUE, DISCARD_DUE, DRAW = "play", "clover", "discard-tile", "draw"
 
 
-@dataclass(frozen=True)
+@frozen
 class Pawn:
     name: str
     cell: str
     moves: tuple[int, ...]  # the log entries that moved it
 
 
-@dataclass(frozen=True)
+@frozen
 class Stone:
     """A wish stone held, from a path tile or a stack, and the log entry that took it."""
 
@@ -40,7 +39,7 @@ class Stone:
     event: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Award:
     """Points of a point tile, scored at once on arrival."""
 
@@ -49,7 +48,7 @@ class Award:
     event: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Player:
     hand: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]  # display rows in R Y G B V order
@@ -58,14 +57,14 @@ class Player:
     awards: tuple[Award, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class PathTile:
     cell: str
     tile: str
     taken_by: int | None  # only wish-stone tiles are ever taken
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     table: Table
     piles: Piles
@@ -80,7 +79,7 @@ class State:
     ended_by: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Moved(Fact):
     kind = "moved"
     seat: int
@@ -90,7 +89,7 @@ class Moved(Fact):
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class CloverMoved(Fact):
     kind = "clover-moved"
     seat: int
@@ -99,7 +98,7 @@ class CloverMoved(Fact):
     to: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Discarded(Fact):
     kind = "discarded"
     seat: int
@@ -107,7 +106,7 @@ class Discarded(Fact):
     source: str  # "hand" or the colour of the display row
 
 
-@dataclass(frozen=True)
+@frozen
 class TilePoints(Fact):
     kind = "tile-points"
     seat: int
@@ -115,7 +114,7 @@ class TilePoints(Fact):
     points: int
 
 
-@dataclass(frozen=True)
+@frozen
 class StoneTaken(Fact):
     kind = "wish-stone-taken"
     seat: int
@@ -124,7 +123,7 @@ class StoneTaken(Fact):
     source: str  # "tile" or "stack"
 
 
-@dataclass(frozen=True)
+@frozen
 class FollowUpDue(Fact):
     """A clover or discard tile was reached; `idle` when there was nothing it could act on."""
 
@@ -135,7 +134,7 @@ class FollowUpDue(Fact):
     idle: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class DrewFromDeck(Fact):
     kind = "drew"
     hidden = ("card",)
@@ -144,7 +143,7 @@ class DrewFromDeck(Fact):
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class DrewFromPile(Fact):
     kind = "drew"
     seat: int
@@ -152,7 +151,7 @@ class DrewFromPile(Fact):
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class GameEnded(Fact):
     kind = "game-ended"
     reason: str  # "goal-zone" or "deck"

@@ -8,8 +8,8 @@ black seal), so the score can name the sources of every penalty point.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
+from engine.frozen import frozen
 from engine.game import Fact, Table
 from engine.scoring import Component
 
@@ -53,19 +53,19 @@ def card_set(seats: int) -> frozenset[str]:
     return frozenset(canonical(seats))
 
 
-@dataclass(frozen=True)
+@frozen
 class Seal:
     kind: str
     events: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Played:
     seat: int
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     table: Table
     round: int
@@ -87,14 +87,14 @@ class State:
 # -- facts -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class RoundStarted(Fact):
     kind = "round-started"
     round: int
     first_seat: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Predicted(Fact):
     """The seals a seat took for its prediction (none: it expects no trick)."""
 
@@ -103,7 +103,7 @@ class Predicted(Fact):
     seals: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class SealTakenFrom(Fact):
     """The supply lacked `seal`: `seat` took it from `from_seat`, which got a white seal."""
 
@@ -113,20 +113,20 @@ class SealTakenFrom(Fact):
     from_seat: int
 
 
-@dataclass(frozen=True)
+@frozen
 class SaboteurTaken(Fact):
     kind = "saboteur-taken"
     seat: int
 
 
-@dataclass(frozen=True)
+@frozen
 class CardPlayed(Fact):
     kind = "played"
     seat: int
     card: str
 
 
-@dataclass(frozen=True)
+@frozen
 class TrickWon(Fact):
     kind = "trick-won"
     seat: int
@@ -135,20 +135,20 @@ class TrickWon(Fact):
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class SealReturned(Fact):
     kind = "seal-returned"
     seat: int
     seal: str
 
 
-@dataclass(frozen=True)
+@frozen
 class BlackSealTaken(Fact):
     kind = "black-seal-taken"
     seat: int
 
 
-@dataclass(frozen=True)
+@frozen
 class NoBlackSealLeft(Fact):
     """The winner had no fitting seal but all six black seals are out: he takes nothing."""
 
@@ -156,7 +156,7 @@ class NoBlackSealLeft(Fact):
     seat: int
 
 
-@dataclass(frozen=True)
+@frozen
 class SealChoice(Fact):
     """The winner holds several fitting seals: the game waits for his `return` move."""
 
@@ -165,7 +165,7 @@ class SealChoice(Fact):
     seals: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class RoundScored(Fact):
     kind = "round-scored"
     round: int
