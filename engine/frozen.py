@@ -81,3 +81,11 @@ def field_names(kind: type) -> tuple[str, ...]:
 @functools.cache
 def _field_set(kind: type) -> frozenset[str]:
     return frozenset(field_names(kind))
+
+
+def with_item(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """`items` with the one at `index` replaced: a move changes one seat's hand, one row, one
+    pile. Made through a list, at half the cost of a tuple built around the slices either side."""
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.display import COLOUR_NAMES, COLOURS, POINT
-from engine.frozen import frozen, replace
+from engine.frozen import frozen, replace, with_item
 from engine.game import IllegalMove
 
 DECK = "deck"
@@ -83,8 +83,8 @@ class Piles:
         i = self.names.index(card[0])
         return replace(
             self,
-            discards=_with(self.discards, i, (*self.discards[i], card)),
-            fresh=_with(self.fresh, i, self.fresh[i] + 1),
+            discards=with_item(self.discards, i, (*self.discards[i], card)),
+            fresh=with_item(self.fresh, i, self.fresh[i] + 1),
         )
 
     def check_draw(self, source: Any) -> None:
@@ -125,7 +125,7 @@ class Piles:
             return replace(self, deck=self.deck[1:]), self.deck[0]
         i = self.names.index(source)
         card = self.discards[i][-1]
-        return replace(self, discards=_with(self.discards, i, self.discards[i][:-1])), card
+        return replace(self, discards=with_item(self.discards, i, self.discards[i][:-1])), card
 
     def sources(self) -> tuple[str, ...]:
         """Every source a draw may come from now, the deck first."""
@@ -152,7 +152,3 @@ class Piles:
             "deck_size": len(self.deck),
             "discards": {n: list(p) for n, p in zip(self.names, self.discards, strict=True)},
         }
-
-
-def _with(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1 :])

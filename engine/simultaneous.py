@@ -48,10 +48,14 @@ class Simultaneous:
 
     @property
     def complete(self) -> bool:
-        return not self.waiting
+        # `choose` takes one choice from each seat asked and from no other seat.
+        return len(self.choices) == len(self.seats)
 
     def choice_of(self, seat: int) -> Choice | None:
-        return next((c for c in self.choices if c.seat == seat), None)
+        for choice in self.choices:
+            if choice.seat == seat:
+                return choice
+        return None
 
     def choose(self, seat: int, card: str, seq: int) -> tuple[Simultaneous, Chose]:
         """Record `seat`'s choice; IllegalMove when it is not asked to choose or already has."""

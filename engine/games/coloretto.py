@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from engine.frozen import frozen, replace
+from engine.frozen import frozen, replace, with_item
 from engine.game import (
     BadSetup,
     Fact,
@@ -335,7 +335,7 @@ def _place(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcom
     if len(state.rows[row]) >= _ROW_SIZE:
         raise IllegalMove("row-full", f"a row holds at most 3 cards: row {row} is full")
     card = Card(state.drawn.name, (*state.drawn.events, seq))
-    rows = _with(state.rows, row, (*state.rows[row], card))
+    rows = with_item(state.rows, row, (*state.rows[row], card))
     placed = replace(state, rows=rows, drawn=None, turn=_next_seat(state.taken_by, seat))
     return Outcome(placed, (Placed(seat, row, card.name),))
 
@@ -346,9 +346,9 @@ def _take(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
     if not state.rows[row]:
         raise IllegalMove("row-empty", f"row {row} holds no card: only a row with cards is taken")
     taken = tuple(Card(c.name, (*c.events, seq)) for c in state.rows[row])
-    taken_by = _with(state.taken_by, row, seat)
-    rows = _with(state.rows, row, ())
-    collected = _with(state.collected, seat, state.collected[seat] + taken)
+    taken_by = with_item(state.taken_by, row, seat)
+    rows = with_item(state.rows, row, ())
+    collected = with_item(state.collected, seat, state.collected[seat] + taken)
     facts: list[Fact] = [Took(seat, row, tuple(c.name for c in taken))]
     if None in taken_by:
         state = replace(state, rows=rows, taken_by=taken_by, collected=collected,
@@ -382,9 +382,6 @@ def _next_seat(taken_by: tuple[int | None, ...], seat: int) -> int:
             return after
     return seat
 
-
-def _with(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 def _tally(cards: tuple[Card, ...]) -> dict[str, int]:

@@ -14,9 +14,10 @@ the five-player centre card is group 0) and keep their number until they leave t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import repeat
 from typing import Any
 
-from engine.frozen import frozen, replace
+from engine.frozen import frozen, replace, with_item
 from engine.game import (
     BadSetup,
     Dealt,
@@ -362,9 +363,6 @@ def _without(cards: tuple[str, ...], card: str, seat: int) -> tuple[str, ...]:
     return (*cards[:i], *cards[i + 1 :])
 
 
-def _with(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1 :])
-
 
 def _choose(state: State, seat: int, kind: str, card: str, seq: int) -> Outcome:
     choosing = state.choosing
@@ -375,7 +373,7 @@ def _choose(state: State, seat: int, kind: str, card: str, seq: int) -> Outcome:
             "not-choosing", f"only seats holding cards choose a {kind} card; seat {seat} has none"
         )
     choosing, chose = choosing.choose(seat, card, seq)
-    hands = _with(state.hands, seat, _without(state.hands[seat], card, seat))
+    hands = with_item(state.hands, seat, _without(state.hands[seat], card, seat))
     if not choosing.complete:
         return Outcome(replace(state, hands=hands, choosing=choosing), (chose,))
     revealed = choosing.revealed()
@@ -439,8 +437,8 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
         raise _not_choosing_now(state, START)
     require_turn(seat, state.turn)
     hand = _without(state.hands[seat], card, seat)
-    accepting = _accepting(state, card)
     if number is None:
+        accepting = _accepting(state, card)
         if accepting:
             raise IllegalMove(
                 "must-join-group",
@@ -448,7 +446,8 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
                 f"{describe(card)} fits group {_numbers(accepting)}",
             )
         if state.table.options.get("must_follow", True):
-            followers = [c for c in hand if _accepting(state, c)]
+            lasts = {g.cards[-1].name for g in state.groups}
+            followers = [c for c in hand if not SHARING[c].isdisjoint(lasts)]
             if followers:
                 raise IllegalMove(
                     "must-follow",
@@ -457,19 +456,25 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
                     f"{_numbers(_accepting(state, followers[0]))}",
                 )
         return _new_group(state, seat, hand, card, seq)
-    group = next((g for g in state.groups if g.number == number), None)
-    if group is None:
-        on_table = ", ".join(str(g.number) for g in state.groups)
-        raise IllegalMove(
-            "no-such-group", f"there is no group {number} on the table (groups: {on_table})"
-        )
-    if all(g.number != number for g in accepting):
+    index = _group_index(state.groups, number)
+    group = state.groups[index]
+    if group.cards[-1].name not in SHARING[card]:
         raise IllegalMove(
             "no-shared-suit",
             f"a card joins a group only if it shares a suit with the group's last card: "
             f"{describe(card)} shares none with {describe(group.last)} ending group {number}",
         )
-    return _join(state, seat, hand, card, group, seq)
+    return _join(state, seat, hand, card, index, seq)
+
+
+def _group_index(groups: tuple[Group, ...], number: int) -> int:
+    for index, group in enumerate(groups):
+        if group.number == number:
+            return index
+    on_table = ", ".join(str(g.number) for g in groups)
+    raise IllegalMove(
+        "no-such-group", f"there is no group {number} on the table (groups: {on_table})"
+    )
 
 
 def _numbers(groups: list[Group]) -> str:
@@ -481,7 +486,7 @@ def _new_group(state: State, seat: int, hand: tuple[str, ...], card: str, seq: i
     group = Group(state.next_group, (Card(card, (seq,)),), seat)
     state = replace(
         state,
-        hands=_with(state.hands, seat, hand),
+        hands=with_item(state.hands, seat, hand),
         groups=(*state.groups, group),
         next_group=state.next_group + 1,
         turn=(seat + 1) % state.table.seats,
@@ -490,29 +495,32 @@ def _new_group(state: State, seat: int, hand: tuple[str, ...], card: str, seq: i
     return Outcome(state, (NewGroup(seat, card, group.number), *more))
 
 
-def _join(state: State, seat: int, hand: tuple[str, ...], card: str, group: Group,
+def _join(state: State, seat: int, hand: tuple[str, ...], card: str, index: int,
           seq: int) -> Outcome:
-    """`seat`, left holding `hand`, plays `card` onto `group`."""
-    names = (*(c.name for c in group.cards), card)
+    """`seat`, left holding `hand`, plays `card` onto the group `state.groups[index]`."""
+    group = state.groups[index]
+    names = [c.name for c in group.cards]
+    names.append(card)
     # Equal to or above the highest card takes the group; a Crown beside its Ace ranks 0.
-    took = rank_in(card, names) >= max(rank_in(c, names) for c in names[:-1])
+    took = rank_in(card, names) >= max(map(rank_in, names[:-1], repeat(names)))
     controller = seat if took else group.controller
-    grown = replace(group, cards=(*group.cards, Card(card, (seq,))), controller=controller)
+    cards = (*group.cards, Card(card, (seq,)))
     facts: list[Fact] = [Played(seat, card, group.number, took, controller)]
-    groups = tuple(grown if g.number == group.number else g for g in state.groups)
     emptied = False
-    if len(grown.cards) == _QUARTET:
-        groups = tuple(g for g in groups if g.number != group.number)
-        taken = tuple(Card(c.name, (*c.events, seq)) for c in grown.cards)
+    if len(cards) < _QUARTET:
+        groups = with_item(state.groups, index, Group(group.number, cards, controller))
+    else:
+        groups = (*state.groups[:index], *state.groups[index + 1 :])
+        taken = tuple(Card(c.name, (*c.events, seq)) for c in cards)
         facts.append(QuartetTaken(group.number, controller, tuple(c.name for c in taken)))
         if controller is None:
             state = replace(state, set_aside=state.set_aside + tuple(c.name for c in taken))
         else:
             pile = state.piles[controller] + taken
-            state = replace(state, piles=_with(state.piles, controller, pile))
+            state = replace(state, piles=with_item(state.piles, controller, pile))
         emptied = not groups
     seats = state.table.seats
-    hands = _with(state.hands, seat, hand)
+    hands = with_item(state.hands, seat, hand)
     state = replace(state, hands=hands, groups=groups, turn=(seat + 1) % seats)
     if emptied and seats == 2 and any(state.hands):
         choosing = Simultaneous(STAGECOACH, _holding(state))

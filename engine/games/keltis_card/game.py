@@ -19,7 +19,7 @@ from typing import Any
 
 from engine import display
 from engine.display import COLOURS
-from engine.frozen import replace
+from engine.frozen import replace, with_item
 from engine.game import (
     BadSetup,
     Fact,
@@ -244,12 +244,13 @@ def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> tuple[S
             )
         i = COLOURS.index(row)
         display.check_follow(tableau.rows[i].cards, row, card)
-        tableau = replace(tableau, rows=_with(tableau.rows, i, _laid(tableau.rows[i], card, seq)))
+        rows = with_item(tableau.rows, i, _laid(tableau.rows[i], card, seq))
+        tableau = replace(tableau, rows=rows)
         label = row
     state = replace(
         state,
-        hands=_with(state.hands, seat, _without(state.hands[seat], (card,))),
-        tableaux=_with(state.tableaux, seat, tableau),
+        hands=with_item(state.hands, seat, _without(state.hands[seat], (card,))),
+        tableaux=with_item(state.tableaux, seat, tableau),
     )
     return state, Played(seat, card, label)
 
@@ -259,7 +260,7 @@ def _discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
     for card in cards:
         piles = piles.discard(card)
     return replace(
-        state, piles=piles, hands=_with(state.hands, seat, _without(state.hands[seat], cards))
+        state, piles=piles, hands=with_item(state.hands, seat, _without(state.hands[seat], cards))
     )
 
 
@@ -294,7 +295,7 @@ def _wish(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
     state = replace(
         state,
         stones=tuple(s for s in state.stones if s != stone),
-        tableaux=_with(state.tableaux, seat, tableau),
+        tableaux=with_item(state.tableaux, seat, tableau),
     )
     return _after_use(state, seat, 2, (WishTaken(seat, stone, tuple(cards)),))
 
@@ -327,7 +328,7 @@ def _draw(state: State, seat: int, source: Any) -> Outcome:
     state = replace(
         state,
         piles=piles,
-        hands=_with(state.hands, seat, (*state.hands[seat], card)),
+        hands=with_item(state.hands, seat, (*state.hands[seat], card)),
         to_draw=state.to_draw - 1,
     )
     if piles.deck_empty:
@@ -410,7 +411,3 @@ def _without(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
     for card in cards:
         out.remove(card)
     return tuple(out)
-
-
-def _with(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1 :])

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import display
-from engine.frozen import replace
+from engine.frozen import replace, with_item
 from engine.game import (
     BadSetup,
     Fact,
@@ -281,7 +281,7 @@ class _Turn:
         me = replace(
             self.me,
             hand=_without(self.me.hand, card),
-            rows=_with(self.me.rows, row_index, (*self.me.rows[row_index], card)),
+            rows=with_item(self.me.rows, row_index, (*self.me.rows[row_index], card)),
         )
         facts: list[Fact] = [Moved(self.seat, pawn.name, pawn.cell, to, card)]
         return self._arrive(me, pawn, to, facts)
@@ -315,7 +315,7 @@ class _Turn:
             fact = Discarded(self.seat, card, "hand")
         elif on_top:
             i = COLOURS.index(colour)
-            me = replace(self.me, rows=_with(self.me.rows, i, display.without_top(row)))
+            me = replace(self.me, rows=with_item(self.me.rows, i, display.without_top(row)))
             fact = Discarded(self.seat, card, colour)
         elif source == "display":
             raise IllegalMove(
@@ -379,7 +379,7 @@ class _Turn:
             colour = tile.tile[-1]
             facts.append(StoneTaken(seat, tile.cell, colour, "tile"))
             me = replace(me, stones=(*me.stones, Stone(colour, tile.cell, self.seq)))
-            tiles = _with(state.tiles, index, replace(tile, taken_by=seat))
+            tiles = with_item(state.tiles, index, replace(tile, taken_by=seat))
             return _to_draw(_with_player(state, seat, me, tiles=tiles), facts)
         # Clover and discard tiles demand a follow-up move, unless there is nothing to act on.
         if tile.tile == CLOVER:
@@ -402,7 +402,7 @@ class _Turn:
         facts.append(StoneTaken(self.seat, cell, colour, "stack"))
         me = replace(me, stones=(*me.stones, Stone(colour, cell, self.seq)))
         state = _with_player(
-            state, self.seat, me, stacks=_with(state.stacks, i, state.stacks[i] - 1)
+            state, self.seat, me, stacks=with_item(state.stacks, i, state.stacks[i] - 1)
         )
         return _to_draw(state, facts)
 
@@ -494,11 +494,8 @@ def _goal_pawns(board: Board, state: State) -> int:
 
 def _with_player(state: State, seat: int, player: Player, **changes: Any) -> State:
     """`state` with `seat`'s player replaced, and any other `changes` made in the same step."""
-    return replace(state, players=_with(state.players, seat, player), **changes)
+    return replace(state, players=with_item(state.players, seat, player), **changes)
 
-
-def _with(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:

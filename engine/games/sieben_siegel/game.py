@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.frozen import replace
+from engine.frozen import replace, with_item
 from engine.game import (
     BadSetup,
     Dealt,
@@ -348,7 +348,7 @@ def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
         led = SEAL_OF[colour_of(state.trick[0].card)]
         raise IllegalMove("must-follow-suit", f"you hold {led}, so you must follow {led}")
     i = hand.index(card)  # every card of the deck is different: a hand holds it once
-    hands = _with(state.hands, seat, (*hand[:i], *hand[i + 1 :]))
+    hands = with_item(state.hands, seat, (*hand[:i], *hand[i + 1 :]))
     trick = (*state.trick, Played(seat, card))
     facts: list[Fact] = [CardPlayed(seat, card)]
     if len(trick) < state.table.seats:
@@ -375,7 +375,7 @@ def _settle_trick(state: State, seq: int, facts: list[Fact]) -> Outcome:
         state,
         trick=(),
         last_trick=state.trick,
-        tricks_won=_with(state.tricks_won, seat, state.tricks_won[seat] + 1),
+        tricks_won=with_item(state.tricks_won, seat, state.tricks_won[seat] + 1),
         turn=seat,
         phase=TRICK,
     )
@@ -389,7 +389,7 @@ def _settle_trick(state: State, seq: int, facts: list[Fact]) -> Outcome:
     if held:
         return _return_seal(state, seat, held[0], facts)
     if sealing.supply(state)[BLACK]:
-        seals = _with(state.seals, seat, (*state.seals[seat], Seal(BLACK, (seq,))))
+        seals = with_item(state.seals, seat, (*state.seals[seat], Seal(BLACK, (seq,))))
         facts.append(BlackSealTaken(seat))
         return _after_trick(replace(state, seals=seals), facts)
     facts.append(NoBlackSealLeft(seat))
@@ -414,7 +414,7 @@ def _return(state: State, seat: int, move: Mapping[str, Any]) -> Outcome:
 
 
 def _return_seal(state: State, seat: int, kind: str, facts: list[Fact]) -> Outcome:
-    seals = _with(state.seals, seat, sealing.without(state.seals[seat], kind))
+    seals = with_item(state.seals, seat, sealing.without(state.seals[seat], kind))
     facts.append(SealReturned(seat, kind))
     return _after_trick(replace(state, seals=seals), facts)
 
@@ -424,7 +424,3 @@ def _after_trick(state: State, facts: list[Fact]) -> Outcome:
         return Outcome(state, tuple(facts))
     state, ended = _end_round(state)
     return Outcome(state, (*facts, *ended))
-
-
-def _with(items: tuple, index: int, value: Any) -> tuple:
-    return (*items[:index], value, *items[index + 1 :])
