@@ -289,8 +289,8 @@ class _Turn:
     def discard(self, card: str) -> Outcome:
         self._in_hand(card)
         me = replace(self.me, hand=_without(self.me.hand, card))
-        state = self._with_me(me, piles=self.state.piles.discard(card))
-        return _to_draw(state, [Discarded(self.seat, card, "hand")])
+        return self._then_draw(me, [Discarded(self.seat, card, "hand")],
+                               piles=self.state.piles.discard(card))
 
     def clover(self, move: Mapping[str, Any]) -> Outcome:
         pawn = self._pawn(move)
@@ -329,21 +329,20 @@ class _Turn:
                 f"{card} is neither in your hand nor the top card of one of your display rows:"
                 " the discard tile takes one of those",
             )
-        state = self._with_me(me, piles=self.state.piles.discard(card))
-        return _to_draw(state, [fact])
+        return self._then_draw(me, [fact], piles=self.state.piles.discard(card))
 
     def draw(self, source: Any) -> Outcome:
         if not isinstance(source, str):
             raise IllegalMove("malformed-move", "a draw needs 'from': 'deck' or a colour")
         piles, card = self.state.piles.draw(source)
         me = replace(self.me, hand=(*self.me.hand, card))
-        state = self._with_me(me, piles=piles)
         fact_type = DrewFromDeck if source == DECK else DrewFromPile
         facts: list[Fact] = [fact_type(self.seat, source, card)]
         if piles.deck_empty:
             facts.append(GameEnded("deck"))
-            return Outcome(replace(state, over=True, ended_by="deck", phase=PLAY), tuple(facts))
-        return _to_draw(state, facts)
+            ended = self._with_me(me, piles=piles, over=True, ended_by="deck", phase=PLAY)
+            return Outcome(ended, tuple(facts))
+        return self._then_draw(me, facts, piles=piles)
 
     # -- arriving on a cell ------------------------------------------------------------
 
@@ -351,36 +350,35 @@ class _Turn:
         board = self.board
         moved = Pawn(pawn.name, to, (*pawn.moves, self.seq))
         me = replace(me, pawns=tuple(moved if p.name == pawn.name else p for p in me.pawns))
-        state = self._with_me(me, due_at=None)
-        entered_goal = board.in_goal(to) and not board.in_goal(pawn.cell)
-        if entered_goal and _goal_pawns(board, state) >= _GOAL_PAWNS_TO_END:
-            # The fifth pawn in the goal zone ends the game before its cell's tile acts.
-            facts.append(GameEnded("goal-zone"))
-            return Outcome(replace(state, over=True, ended_by="goal-zone"), tuple(facts))
+        if board.in_goal(to) and not board.in_goal(pawn.cell):
+            ended = self._with_me(me, due_at=None, over=True, ended_by="goal-zone")
+            if _goal_pawns(board, ended) >= _GOAL_PAWNS_TO_END:
+                # The fifth pawn in the goal zone ends the game before its cell's tile acts.
+                facts.append(GameEnded("goal-zone"))
+                return Outcome(ended, tuple(facts))
         stack = board.stack_colour(to)
         if stack is not None:
-            return self._from_stack(state, me, stack, to, facts)
-        tile_index = next((i for i, t in enumerate(state.tiles) if t.cell == to), None)
+            return self._from_stack(me, stack, to, facts)
+        tile_index = next((i for i, t in enumerate(self.state.tiles) if t.cell == to), None)
         if tile_index is None:
-            return _to_draw(state, facts)
-        return self._tile(state, me, tile_index, facts)
+            return self._then_draw(me, facts)
+        return self._tile(me, tile_index, facts)
 
-    def _tile(self, state: State, me: Player, index: int, facts: list[Fact]) -> Outcome:
+    def _tile(self, me: Player, index: int, facts: list[Fact]) -> Outcome:
         """What the path tile `state.tiles[index]` does for the pawn that just arrived."""
-        seat, tile = self.seat, state.tiles[index]
+        seat, tile = self.seat, self.state.tiles[index]
         if tile.tile in POINTS:
             award = Award(POINTS[tile.tile], tile.cell, self.seq)
             facts.append(TilePoints(seat, tile.cell, award.points))
-            me = replace(me, awards=(*me.awards, award))
-            return _to_draw(_with_player(state, seat, me), facts)
+            return self._then_draw(replace(me, awards=(*me.awards, award)), facts)
         if tile.tile in WISH:
             if tile.taken_by is not None:
-                return _to_draw(state, facts)
+                return self._then_draw(me, facts)
             colour = tile.tile[-1]
             facts.append(StoneTaken(seat, tile.cell, colour, "tile"))
             me = replace(me, stones=(*me.stones, Stone(colour, tile.cell, self.seq)))
-            tiles = with_item(state.tiles, index, replace(tile, taken_by=seat))
-            return _to_draw(_with_player(state, seat, me, tiles=tiles), facts)
+            tiles = with_item(self.state.tiles, index, replace(tile, taken_by=seat))
+            return self._then_draw(me, facts, tiles=tiles)
         # Clover and discard tiles demand a follow-up move, unless there is nothing to act on.
         if tile.tile == CLOVER:
             idle = not any(self.board.ahead(p.cell) for p in me.pawns)
@@ -390,21 +388,17 @@ class _Turn:
             phase = DISCARD_DUE
         facts.append(FollowUpDue(seat, tile.cell, tile.tile, idle))
         if idle:
-            return _to_draw(state, facts)
-        return Outcome(replace(state, phase=phase, due_at=tile.cell), tuple(facts))
+            return self._then_draw(me, facts)
+        return Outcome(self._with_me(me, phase=phase, due_at=tile.cell), tuple(facts))
 
-    def _from_stack(
-        self, state: State, me: Player, colour: str, cell: str, facts: list[Fact]
-    ) -> Outcome:
+    def _from_stack(self, me: Player, colour: str, cell: str, facts: list[Fact]) -> Outcome:
+        stacks = self.state.stacks
         i = COLOURS.index(colour)
-        if not state.stacks[i]:
-            return _to_draw(state, facts)
+        if not stacks[i]:
+            return self._then_draw(me, facts)
         facts.append(StoneTaken(self.seat, cell, colour, "stack"))
         me = replace(me, stones=(*me.stones, Stone(colour, cell, self.seq)))
-        state = _with_player(
-            state, self.seat, me, stacks=with_item(state.stacks, i, state.stacks[i] - 1)
-        )
-        return _to_draw(state, facts)
+        return self._then_draw(me, facts, stacks=with_item(stacks, i, stacks[i] - 1))
 
     # -- checks ------------------------------------------------------------------------
 
@@ -441,22 +435,23 @@ class _Turn:
             )
 
     def _with_me(self, me: Player, **changes: Any) -> State:
-        return _with_player(self.state, self.seat, me, **changes)
+        """The state with this seat's player `me`, and any other `changes` in the same step."""
+        return replace(self.state, players=with_item(self.state.players, self.seat, me),
+                       **changes)
 
-
-def _to_draw(state: State, facts: list[Fact]) -> Outcome:
-    """Draw back to 8 next, or pass the turn when the hand is full."""
-    hand = state.players[state.turn].hand
-    if len(hand) < HAND and state.piles.can_draw:
-        return Outcome(replace(state, phase=DRAW, due_at=None), tuple(facts))
-    passed = replace(
-        state,
-        phase=PLAY,
-        due_at=None,
-        turn=(state.turn + 1) % state.table.seats,
-        piles=state.piles.end_turn(),
-    )
-    return Outcome(passed, tuple(facts))
+    def _then_draw(self, me: Player, facts: list[Fact], **changes: Any) -> Outcome:
+        """Draw back to 8 next, or pass the turn when the hand is full; made in one step with
+        this seat's player `me` and the turn's other `changes` (a state has a dozen fields to
+        copy)."""
+        piles = changes.pop("piles", self.state.piles)
+        if len(me.hand) < HAND and piles.can_draw:
+            state = self._with_me(me, piles=piles, phase=DRAW, due_at=None, **changes)
+        else:
+            turn = (self.seat + 1) % self.state.table.seats
+            state = self._with_me(
+                me, piles=piles.end_turn(), phase=PLAY, due_at=None, turn=turn, **changes
+            )
+        return Outcome(state, tuple(facts))
 
 
 GAME = KeltisNwnz()
@@ -490,11 +485,6 @@ def _discard_tile_moves(me: Player) -> tuple[dict[str, Any], ...]:
 
 def _goal_pawns(board: Board, state: State) -> int:
     return sum(board.in_goal(p.cell) for player in state.players for p in player.pawns)
-
-
-def _with_player(state: State, seat: int, player: Player, **changes: Any) -> State:
-    """`state` with `seat`'s player replaced, and any other `changes` made in the same step."""
-    return replace(state, players=with_item(state.players, seat, player), **changes)
 
 
 
