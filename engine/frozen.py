@@ -59,16 +59,20 @@ def _init(cls: type) -> Any:
     return init
 
 
+# A changed value is made around the merged fields, without running `__init__`.
+_new = object.__new__
+_set = object.__setattr__
+
+
 def replace(value: T, **changes: Any) -> T:
+    fields = value.__dict__ | changes
     kind = type(value)
-    fresh = object.__new__(kind)
-    fields = fresh.__dict__
-    fields.update(value.__dict__)
-    fields.update(changes)
     # An unknown name is a new key: told by the count, not by comparing the names every time.
     if len(fields) != len(value.__dict__):
         unknown = sorted(changes.keys() - _field_set(kind))[0]
         raise TypeError(f"{kind.__name__} has no field {unknown!r}")
+    fresh = _new(kind)
+    _set(fresh, "__dict__", fields)
     return fresh
 
 
