@@ -13,6 +13,7 @@ begun by seat (r-1) mod n.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -209,7 +210,7 @@ GAME = SiebenSiegel()
 def _start_round(state: State, number: int) -> tuple[State, tuple[Fact, ...]]:
     seats = state.table.seats
     deck = state.table.deck(number, canonical(seats))
-    order = {card: i for i, card in enumerate(canonical(seats))}
+    order = _canonical_order(seats)
     hands = tuple(
         tuple(sorted(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE], key=order.__getitem__))
         for s in range(seats)
@@ -233,6 +234,12 @@ def _start_round(state: State, number: int) -> tuple[State, tuple[Fact, ...]]:
     )
     facts = (RoundStarted(number, first), *(Dealt(s, hands[s]) for s in range(seats)))
     return dealt, facts
+
+
+@functools.cache
+def _canonical_order(seats: int) -> dict[str, int]:
+    """Each card's place in the canonical deck, by which every hand dealt is sorted."""
+    return {card: i for i, card in enumerate(canonical(seats))}
 
 
 def _end_round(state: State) -> tuple[State, tuple[Fact, ...]]:
@@ -348,21 +355,26 @@ def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
         led = SEAL_OF[colour_of(state.trick[0].card)]
         raise IllegalMove("must-follow-suit", f"you hold {led}, so you must follow {led}")
     i = hand.index(card)  # every card of the deck is different: a hand holds it once
-    hands = with_item(state.hands, seat, (*hand[:i], *hand[i + 1 :]))
+    hands = with_item(state.hands, seat, hand[:i] + hand[i + 1 :])
     trick = (*state.trick, Played(seat, card))
-    facts: list[Fact] = [CardPlayed(seat, card)]
     if len(trick) < state.table.seats:
         turn = (seat + 1) % state.table.seats
-        return Outcome(replace(state, hands=hands, trick=trick, turn=turn), tuple(facts))
-    return _settle_trick(replace(state, hands=hands, trick=trick), seq, facts)
+        played = replace(state, hands=hands, trick=trick, turn=turn)
+        return Outcome(played, (CardPlayed(seat, card),))
+    return _settle_trick(replace(state, hands=hands, trick=trick), seq, [CardPlayed(seat, card)])
 
 
 def _winner(trick: tuple[Played, ...]) -> Played:
     """The highest red if any red was played, else the highest card of the led colour."""
     led = colour_of(trick[0].card)
-    trumps = [p for p in trick if colour_of(p.card) == TRUMP]
-    contenders = trumps or [p for p in trick if colour_of(p.card) == led]
-    return max(contenders, key=lambda p: value_of(p.card))
+    colours = [colour_of(p.card) for p in trick]
+    wanted = TRUMP if TRUMP in colours else led
+    contenders = [p for p, colour in zip(trick, colours, strict=True) if colour == wanted]
+    return max(contenders, key=_value_played)
+
+
+def _value_played(played: Played) -> int:
+    return value_of(played.card)
 
 
 def _settle_trick(state: State, seq: int, facts: list[Fact]) -> Outcome:
@@ -381,8 +393,8 @@ def _settle_trick(state: State, seq: int, facts: list[Fact]) -> Outcome:
     )
     if seat == state.saboteur:
         return _after_trick(state, facts)
-    fits = sealing.fitting(led, won.card)
-    held = tuple(kind for kind in fits if any(s.kind == kind for s in state.seals[seat]))
+    kinds = {s.kind for s in state.seals[seat]}
+    held = tuple(kind for kind in sealing.fitting(led, won.card) if kind in kinds)
     if len(held) > 1:
         facts.append(SealChoice(seat, held))
         return Outcome(replace(state, phase=RETURN, choice=held), tuple(facts))

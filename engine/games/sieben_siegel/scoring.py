@@ -7,7 +7,7 @@ below 0. Lowest total wins.
 
 from __future__ import annotations
 
-from engine.games.sieben_siegel.state import BLACK, SABOTEUR_BASE, SEALS, WHITE, State
+from engine.games.sieben_siegel.state import BLACK, SABOTEUR_BASE, SEALS, WHITE, Seal, State
 from engine.scoring import Component
 
 _POINTS = {**{kind: 2 for kind in SEALS}, BLACK: 3, WHITE: 4}
@@ -20,9 +20,12 @@ def round_components(state: State) -> tuple[tuple[Component, ...], ...]:
         if seat == state.saboteur:
             out.append((_saboteur(state, seat),))
             continue
+        by_kind: dict[str, list[Seal]] = {}
+        for seal in seals:
+            by_kind.setdefault(seal.kind, []).append(seal)
         parts = []
         for kind in SEALS:
-            mine = [s for s in seals if s.kind == kind]
+            mine = by_kind.get(kind)
             if mine:
                 each = _POINTS[kind]
                 parts.append(

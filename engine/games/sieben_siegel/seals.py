@@ -7,6 +7,7 @@ white seal left such a seal cannot be taken (docs/rules-notes.md, question 4).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -199,8 +200,14 @@ def _within_budget(per_colour: list, whites: int) -> Iterator[tuple]:
 def fitting(led: str, winning_card: str) -> tuple[str, ...]:
     """The seals that may be returned for a trick: white always; the led colour; red when red
     was led or the winner trumped."""
+    return _fitting(led, colour_of(winning_card) == TRUMP)
+
+
+@functools.cache
+def _fitting(led: str, trumped: bool) -> tuple[str, ...]:
+    # Asked at every trick won, and only ten answers exist.
     kinds = {SEAL_OF[led], WHITE}
-    if colour_of(winning_card) == TRUMP:
+    if trumped:
         kinds.add(SEAL_OF[TRUMP])
     return tuple(kind for kind in SEALS if kind in kinds)
 
