@@ -6,6 +6,8 @@ Ace 1, the numbered cards 2 to 9, Crown 10; an annulled Crown ranks 0 (below its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.frozen import frozen
 
 ACE = 1
@@ -76,15 +78,21 @@ def _sharing(card: str) -> frozenset[str]:
 SHARING: dict[str, frozenset[str]] = {card: _sharing(card) for card in CARDS}
 
 
-def rank_in(card: str, group: tuple[str, ...]) -> int:
+# Each Crown's Ace, which annuls it: asked of every card of a group at every play.
+_ACE_OF_CROWN: dict[str, str] = {
+    c.name: f"ace-{c.suits[0]}" for c in CARDS.values() if c.rank == CROWN
+}
+
+
+def rank_in(card: str, group: Sequence[str]) -> int:
     """`card`'s rank for control among the cards `group` (which holds it).
 
     A Crown is annulled when the Ace of its suit is in the same group, whichever came first.
     """
-    it = CARDS[card]
-    if it.rank == CROWN and f"ace-{it.suits[0]}" in group:
+    ace = _ACE_OF_CROWN.get(card)
+    if ace is not None and ace in group:
         return _ANNULLED
-    return it.rank
+    return CARDS[card].rank
 
 
 def describe(card: str) -> str:

@@ -8,6 +8,7 @@ others as one component each. Every point is in exactly one component.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -74,10 +75,15 @@ def _stagecoach_taker(piles: tuple[tuple[Card, ...], ...]) -> int | None:
     return takers[0] if len(takers) == 1 else None
 
 
-def _value_detail(name: str) -> str:
+@functools.cache
+def _card_detail(name: str, from_stagecoach: bool) -> str:
+    """A personality's component detail: made once per card and origin, not at every hand."""
+    where = "from the stagecoach" if from_stagecoach else "in the score pile"
     if CARDS[name].rank == CROWN:
-        return "a crown personality scores 10, even when annulled"
-    return f"a personality scores its rank, {PERSONALITIES[name]}"
+        value = "a crown personality scores 10, even when annulled"
+    else:
+        value = f"a personality scores its rank, {PERSONALITIES[name]}"
+    return f"the {name} {where}: {value}: {PERSONALITIES[name]}"
 
 
 def _pile_components(
@@ -103,13 +109,11 @@ def _pile_components(
     for card, from_stagecoach in held:
         if card.name not in PERSONALITIES or card.name in zeroed:
             continue
-        where = "from the stagecoach" if from_stagecoach else "in the score pile"
-        points = PERSONALITIES[card.name]
         out.append(
             Component(
                 label=card.name,
-                detail=f"the {card.name} {where}: {_value_detail(card.name)}: {points}",
-                points=points,
+                detail=_card_detail(card.name, from_stagecoach),
+                points=PERSONALITIES[card.name],
                 round=hand,
                 events=card.events,
             )
