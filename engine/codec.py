@@ -5,8 +5,11 @@ States hold only: str, int, bool, None, frozen dataclasses, `tuple[X, ...]`, fix
 Workers keep the state of a game between jobs in this form; the conformance test checks that
 every state of every playout survives the round trip unchanged.
 
-A decoder and an encoder are compiled once per type from its hints: states are decoded on
-every batch a worker judges, and walking the hints each time cost more than the rules did.
+A worker encodes the whole state with every verdict it writes and decodes it again for the
+next batch, so each dataclass gets an encoder and a decoder written once from its hints, as
+`dataclasses` writes `__init__`: one dict display or one constructor call naming every field,
+with nothing called for the fields that are plain JSON already. A state of hundreds of cards
+cost a call per field of every card when they were walked by closures.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 Convert = Callable[[Any], Any] | None  # None: the JSON value is the value itself
+
+_PLAIN = (str, int, bool, type(None))
 
 
 def encode(value: Any) -> Any:
@@ -39,9 +44,7 @@ def decode(kind: Any, data: Any) -> Any:
 @functools.cache
 def _decoder(kind: Any) -> Convert:
     if dataclasses.is_dataclass(kind):
-        hints = typing.get_type_hints(kind)
-        fields = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(kind)]
-        return lambda d: kind(**{n: d[n] if c is None else c(d[n]) for n, c in fields})
+        return _Writer(encoding=False).converter(kind)
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = _decoder(args[0])
@@ -49,27 +52,94 @@ def _decoder(kind: Any) -> Convert:
     if origin is tuple:
         items = [_decoder(a) for a in args]
         return lambda d: tuple(v if c is None else c(v) for c, v in zip(items, d, strict=True))
-    if origin in (typing.Union, types.UnionType):
-        inner = _decoder(next(a for a in args if a is not type(None)))
+    if _is_union(origin):
+        inner = _decoder(_first_not_none(args))
         return None if inner is None else (lambda d: None if d is None else inner(d))
     return None
 
 
 @functools.cache
 def _encoder(kind: type) -> Callable[[Any], Any]:
-    hints = typing.get_type_hints(kind)
-    fields = [(f.name, _value_encoder(hints[f.name])) for f in dataclasses.fields(kind)]
-    return lambda v: {n: c(getattr(v, n)) for n, c in fields}
+    return _Writer(encoding=True).converter(kind)
 
 
-@functools.cache
-def _value_encoder(kind: Any) -> Callable[[Any], Any]:
-    if kind in (str, int, bool, type(None)):
-        return lambda v: v
-    if dataclasses.is_dataclass(kind):
-        return _encoder(kind)
-    origin, args = typing.get_origin(kind), typing.get_args(kind)
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        item = _value_encoder(args[0])
-        return lambda v: [item(x) for x in v]
-    return encode
+class _Writer:
+    """Writes one dataclass's encoder or decoder: an expression per field, in field order."""
+
+    def __init__(self, encoding: bool) -> None:
+        self.encoding = encoding
+        self.names: dict[str, Any] = {}
+        self.depth = 0
+        self.within: list[type] = []  # the dataclasses being written out, outermost first
+
+    def converter(self, kind: type) -> Callable[[Any], Any]:
+        # As dataclasses writes its methods: code made from the fields, run once.
+        exec(f"def convert(v):\n    return {self.dataclass(kind, 'v')}", self.names)
+        return self.names["convert"]
+
+    def expression(self, kind: Any, value: str) -> str:
+        """The expression converting `value`, of type `kind`: `value` itself when the value
+        and its JSON are the same."""
+        if kind in _PLAIN:
+            return value
+        if dataclasses.is_dataclass(kind):
+            if kind in self.within:  # a value within its own kind: its converter, once written
+                converter = _encoder if self.encoding else _decoder
+                return f"{self.bind(converter)}({self.bind(kind)})({value})"
+            return self.dataclass(kind, value)
+        origin, args = typing.get_origin(kind), typing.get_args(kind)
+        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+            return self.each(args[0], value)
+        # `decode` reads any union as its first type or None; `encode` only an optional one.
+        if _is_union(origin) and (not self.encoding or args.count(type(None)) == len(args) - 1):
+            inner = self.expression(_first_not_none(args), value)
+            return inner if inner == value else f"(None if {value} is None else {inner})"
+        convert = encode if self.encoding else _decoder(kind)
+        return value if convert is None else f"{self.bind(convert)}({value})"
+
+    def dataclass(self, kind: type, value: str) -> str:
+        """A dict display of the encoded fields of `value`, a `kind`; or a call making a
+        `kind` of the decoded fields of the JSON object `value`."""
+        hints = typing.get_type_hints(kind)
+        fields = dataclasses.fields(kind)
+        self.within.append(kind)
+        if self.encoding:
+            items = [f"{f.name!r}: {self.expression(hints[f.name], f'{value}.{f.name}')}"
+                     for f in fields]
+            made = f"{{{', '.join(items)}}}"
+        else:
+            # Positionally, in field order, unless a field can only be named.
+            named = any(f.kw_only for f in fields)
+            arguments = [f"{f.name + '=' if named else ''}"
+                         f"{self.expression(hints[f.name], f'{value}[{f.name!r}]')}"
+                         for f in fields]
+            made = f"{self.bind(kind)}({', '.join(arguments)})"
+        self.within.pop()
+        return made
+
+    def each(self, kind: Any, source: str) -> str:
+        """Every item (of type `kind`) of `source` converted, into a list to encode, into a
+        tuple to decode; the items are taken as they are when they need no converting."""
+        self.depth += 1
+        item = f"x{self.depth}"
+        inner = self.expression(kind, item)
+        made = "list" if self.encoding else "tuple"
+        if inner == item:
+            return f"{made}({source})"
+        if self.encoding:
+            return f"[{inner} for {item} in {source}]"
+        return f"tuple([{inner} for {item} in {source}])"
+
+    def bind(self, value: Any) -> str:
+        """A name the written code reaches `value` by."""
+        name = f"_{len(self.names)}"
+        self.names[name] = value
+        return name
+
+
+def _is_union(origin: Any) -> bool:
+    return origin in (typing.Union, types.UnionType)
+
+
+def _first_not_none(args: tuple[Any, ...]) -> Any:
+    return next(a for a in args if a is not type(None))
