@@ -24,6 +24,7 @@ import argparse
 import itertools
 import json
 import multiprocessing
+import random
 import statistics
 import time
 
@@ -196,9 +197,12 @@ def _settle(connection: redis.Redis, timeout_s: float = 30) -> None:
 def _flood(base: str, audited: str, flooding, stop, sent, refused, n: int) -> None:
     """Audits of one game, each claiming a total no other flooder claims, while `flooding` is
     set and until told to stop; one turned away (429, or 503 while too many audits wait) waits a
-    second (the shortest Retry-After), as a client that heeds it does. `sent` counts the audits
-    taken, `refused` the others."""
+    second (the shortest Retry-After) or a little more, as a client that heeds it does. `sent`
+    counts the audits taken, `refused` the others."""
     flooder = Client(base)
+    # Flooders started together and all told to wait a second would come back together, every
+    # second, as no clients would: each waits up to a second more, as a client backing off does.
+    jitter = random.Random(n)
     for claim in itertools.count(100_000 * (n + 1)):
         flooding.wait()
         if stop.is_set():
@@ -212,7 +216,7 @@ def _flood(base: str, audited: str, flooding, stop, sent, refused, n: int) -> No
         with counted.get_lock():
             counted.value += 1
         if turned_away:
-            stop.wait(1)
+            stop.wait(1 + jitter.random())
 
 
 def service_figures(args) -> None:
