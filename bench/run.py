@@ -7,7 +7,8 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
 (`bench/ceiling.py`: one XADD per POST, served by the same gunicorn command), then prints:
 - one client, then C clients: the verdicts of `POST /moves?wait=5` per second with their p50
   and p99 latency, beside the ceiling's answers driven by the same client processes with the
-  same bodies for the same time, and the ratios; each pair `--rounds` times, in turn;
+  same bodies for the same time, and the ratios; each pair `--rounds` times, in turn; and the
+  CPU time the service's web, judging workers and Redis spent a verdict meanwhile;
 - the latency of a verdict at move 500 of a long game beside move 5 of a fresh one;
 - the audit of a finished game through a worker;
 - one client's verdict latency, quiet and under a flood of audits from other clients, in turns;
@@ -31,7 +32,7 @@ import time
 import orjson
 import redis
 
-from bench import engine, footprint, load, plays, stack
+from bench import cpu, engine, footprint, load, plays, stack
 from bench.client import Client
 from engine.games import GAMES
 from workers import queue
@@ -51,17 +52,20 @@ def compare(clients: load.Clients, s: stack.Stack, args, count: int, label: str)
         sides = [("ceiling", s.ceiling, True), ("service", s.service, False)]
         figures = {}
         for name, base, cycle in sides if r % 2 else sides[::-1]:
-            before = footprint.used_memory(connection)
+            before, at_start = footprint.used_memory(connection), cpu.seconds(s.roles)
             figures[name] = clients.run(base, per_client, args.seconds, cycle)
             if cycle:
                 footprint.forget_ceiling(connection)
             else:
                 grew += footprint.used_memory(connection) - before
+                spent = {role: t - at_start[role] for role, t in cpu.seconds(s.roles).items()}
         ceiling, service = figures["ceiling"], figures["service"]
         print(f"  round {r}  ceiling  {ceiling.line()}")
         print(f"           service  {service.line()}")
         print(f"           service/ceiling: {service.per_second / ceiling.per_second:5.2f} x "
               f"the answers a second, {service.p50_ms / ceiling.p50_ms:5.2f} x the p50")
+        print("           service CPU a verdict: " + "   ".join(
+            f"{role} {t / service.answers * 1000:5.2f} ms" for role, t in spent.items()))
     return grew
 
 

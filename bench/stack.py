@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis
@@ -29,6 +29,8 @@ class Stack:
     redis_url: str
     service: str  # base URLs
     ceiling: str
+    # The service's processes by role ("web", "workers", "redis"), for their CPU time.
+    roles: dict[str, list[int]] = field(default_factory=dict)
 
 
 def procfile() -> dict[str, str]:
@@ -57,9 +59,12 @@ def running(workers: int, redis_port: int | None, web_port: int | None,
             raise SystemExit(f"the Procfile's web entry no longer serves {_SERVICE_APP}")
         procs.append(_start(web, url, web_port, limits))
         procs.append(_start(web.replace(_SERVICE_APP, _CEILING_APP), url, ceiling_port, limits))
-        procs += [_start(entries["worker"], url, 0, limits) for _ in range(workers)]
-        procs.append(_start(entries["auditor"], url, 0, limits))
-        stack = Stack(url, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{ceiling_port}")
+        judges = [_start(entries["worker"], url, 0, limits) for _ in range(workers)]
+        procs += [*judges, _start(entries["auditor"], url, 0, limits)]
+        roles = {"web": [procs[1].pid], "workers": [j.pid for j in judges],
+                 "Redis": [procs[0].pid]}
+        stack = Stack(url, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{ceiling_port}",
+                      roles)
         _wait_until_up(stack, workers)
         yield stack
     finally:

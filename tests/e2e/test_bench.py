@@ -18,6 +18,8 @@ _FIGURES = {
     "moves": rf"while moves played\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
     "logs": rf"the log streams\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
     "freed": rf"deleting the games frees\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
+    "CPU a verdict": rf"service CPU a verdict: web\s+{_NUMBER} ms\s+workers\s+{_NUMBER} ms"
+                     rf"\s+Redis\s+{_NUMBER} ms",
     "late verdict": rf"p50 at move ~30\s+{_NUMBER} ms\s+at move ~5\s+{_NUMBER} ms\s+ratio",
     "audit": rf"min\s+{_NUMBER} ms\s+median\s+{_NUMBER} ms\s+max\s+{_NUMBER} ms",
     "audit flood": rf"flood\s+p50\s+{_NUMBER} ms\s+p99\s+{_NUMBER} ms\s+p99 ratio\s+{_NUMBER}",
