@@ -134,6 +134,12 @@ def test_a_short_game_through_the_pages(context, web, client, name):
         if any(p["components"] for p in client.get(f"{url}/score").json["players"]):
             break
         play_one(client, game)
+    # Its moves reach the page live: until the score of the last is drawn, the panel holds an
+    # earlier one, whose components a redraw replaces between reading one and clicking it.
+    version = client.get(url).json["version"]
+    ready(spectator, version)
+    spectator.wait_for_function(
+        f"document.getElementById('score').dataset.at === '{version}'", timeout=15_000)
     component = spectator.locator(".component:not([data-events=''])").first
     component.wait_for(timeout=15_000)
     events = [int(e) for e in component.get_attribute("data-events").split(",")]

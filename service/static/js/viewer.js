@@ -206,19 +206,25 @@ function mark(events) {
 
 let scoreTimer = null;
 
+/** The panel says which step its score is of: until a step's score comes, the last one stays. */
+function showScore(score, at) {
+  drawScore($("score"), score, mark);
+  $("score").dataset.at = at;
+}
+
 function scheduleScore(step) {
   clearTimeout(scoreTimer);
   if (!step) return;
   const known = page.scores.get(step.at);
   if (known) {
-    drawScore($("score"), known, mark);
+    showScore(known, step.at);
     return;
   }
   scoreTimer = setTimeout(async () => {
     try {
       const score = await page.source.scoreAt(step.at);
       page.scores.set(step.at, score);
-      if (stepAt(page.at).at === step.at) drawScore($("score"), score, mark);
+      if (stepAt(page.at).at === step.at) showScore(score, step.at);
     } catch (error) {
       $("score").textContent = error.message;
     }
