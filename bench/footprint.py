@@ -44,15 +44,22 @@ def forget_ceiling(connection: redis.Redis) -> None:
         connection.unlink(key)
 
 
+def entry_sizes(connection: redis.Redis, log: bytes | str) -> list[int]:
+    """The bytes of each entry's canonical JSON in one log, in order, read a page at a time."""
+    sizes: list[int] = []
+    after: bytes | str = "-"
+    while found := connection.xrange(log, min=after, count=1000):
+        sizes += (len(fields[b"e"]) for _, fields in found)
+        after = b"(" + found[-1][0]
+    return sizes
+
+
 def stored_entries(connection: redis.Redis) -> tuple[int, int]:
     """The entries of every stored log, and the bytes of their canonical JSON."""
     entries = entry_bytes = 0
     for key in connection.scan_iter(match="tl:*:log", count=1000):
-        after: bytes | str = "-"
-        while found := connection.xrange(key, min=after, count=1000):
-            entries += len(found)
-            entry_bytes += sum(len(fields[b"e"]) for _, fields in found)
-            after = b"(" + found[-1][0]
+        sizes = entry_sizes(connection, key)
+        entries, entry_bytes = entries + len(sizes), entry_bytes + sum(sizes)
     return entries, entry_bytes
 
 
@@ -82,13 +89,10 @@ def measure(connection: redis.Redis, baseline: int, played: int) -> Memory:
     entries = entry_bytes = logs = created = created_bytes = 0
     for key in connection.scan_iter(match="tl:*:log", count=1000):
         logs += connection.memory_usage(key, samples=0)
-        after: bytes | str = "-"
-        while found := connection.xrange(key, min=after, count=1000):
-            if after == "-":
-                created, created_bytes = created + 1, created_bytes + len(found[0][1][b"e"])
-            entries += len(found)
-            entry_bytes += sum(len(fields[b"e"]) for _, fields in found)
-            after = b"(" + found[-1][0]
+        sizes = entry_sizes(connection, key)
+        if sizes:
+            created, created_bytes = created + 1, created_bytes + sizes[0]
+        entries, entry_bytes = entries + len(sizes), entry_bytes + sum(sizes)
     used = used_memory(connection) - baseline
     return Memory(entries, entry_bytes, used, logs, played, entries - created,
                   entry_bytes - created_bytes)

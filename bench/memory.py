@@ -23,6 +23,7 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.footprint import entry_sizes  # noqa: E402
 from bench.stack import free_port  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from store import Store, keys  # noqa: E402
@@ -46,8 +47,7 @@ def footprint(client: redis.Redis, game_id: str) -> tuple[int, int, int]:
     k = keys.game(game_id)
     names = [getattr(k, f.name) for f in fields(k) if f.name != "tag"]
     sizes = {name: client.memory_usage(name, samples=0) or 0 for name in names}
-    entry_bytes = sum(len(fields[b"e"]) for _, fields in client.xrange(k.log))
-    return sizes[k.log], sum(sizes.values()), entry_bytes
+    return sizes[k.log], sum(sizes.values()), sum(entry_sizes(client, k.log))
 
 
 def main() -> None:

@@ -138,7 +138,8 @@ def audit_flood(s: stack.Stack, args, audited: str) -> None:
     moves = iter(track.bodies)
 
     def verdicts() -> list[float]:
-        # A connection of its own, opened untimed: the web closes one idle between phases.
+        # A connection of its own, opened untimed: the web closed the last one, idle between
+        # phases, and opening another is no part of a verdict's time.
         http = Client(s.service)
         http.get(f"/v1/games/{track.game_id}", track.token)
         took = []
