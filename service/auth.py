@@ -9,6 +9,7 @@ from typing import Any
 from engine.game import SPECTATOR, TABLE, Game, Viewer
 from engine.log import rules
 from engine.visibility import shown_to
+from service.limits import UNLIMITED, Asked
 from service.problems import Problem
 from store import Store
 
@@ -86,10 +87,13 @@ def operator(configured: str | None, authorization: str) -> None:
         raise Problem(401, "bad-token", "this is not the operator's import token")
 
 
-def seen(store: Store, game_id: str, authorization: str) -> Seen:
-    """A missing token makes a spectator; a token this game does not know is a 401."""
+def seen(store: Store, game_id: str, authorization: str, limited: Asked = UNLIMITED) -> Seen:
+    """A missing token makes a spectator; a token this game does not know is a 401. The rate
+    limits' counts `limited` asks for are taken in the same round trip, and refuse first."""
     token = bearer(authorization)
-    meta, role, finished = store.games.context(game_id, token)
+    context = store.games.context(game_id, token, limited.counts)
+    limited.refuse_past(context.counts)
+    meta, role, finished = context.meta, context.role, context.finished
     if meta is None:
         raise Problem(404, "game-not-found", f"there is no game {game_id!r}")
     if token and role is None:

@@ -1,5 +1,4 @@
-"""Rate limits: the `limits` library's fixed windows, counted on the Redis of REDIS_URL (where
-RQ's queues live).
+"""Rate limits: fixed windows, counted on the game store's Redis (`store.counts`).
 
 Five limits over the whole API, each set from the environment (TABLELOG_RATE_*, README): a
 token's requests (`RATE_PER_TOKEN`), the requests of an address carrying no token
@@ -8,35 +7,37 @@ token's requests (`RATE_PER_TOKEN`), the requests of an address carrying no toke
 (401) to an address (`RATE_FAILED_AUTH`): past that one, every request carrying a token from the
 address is refused, so that guessing tokens tells nothing. Fixed windows: one INCR a count.
 
-A counter costs a round trip to Redis, and every request carrying a token would pay two (its
+A count costs a round trip to Redis, and every request carrying a token would pay two (its
 token's count, and a look at its address's refusals), a large part of a move's own cost. So a
 request is counted against its token only, and its address's refusals are looked at only where
 this process refused that address a token within the window (`_Refused`): an honest request
-pays one round trip. The price: an address's first refusal in each web process goes uncounted,
-so an address guessing through P processes has P more guesses a window.
+pays one count. The price: an address's first refusal in each web process goes uncounted,
+so an address guessing through P processes has P more guesses a window. A request about a game
+pays no round trip of its own for its counts: they are taken with the game's context
+(`service.web.about_game`), which it reads first anyway. Every rate of every limit it counts
+against is counted, refused or not.
 
-The limits are picked for a request by a few comparisons and counted with the library's own
-limiter: Flask-Limiter, which did the same through its general machinery (every limit's
-exemption callbacks, its own request context), cost a move about a fifth of the web's time.
-
+The `limits` library parses the rates and counts in the process while Redis is away.
 Refusals are 429 problems with Retry-After, the seconds until the window that refused ends.
-While Redis is away the limits count in the process.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from limits import RateLimitItem, parse_many
-from limits.errors import StorageError
-from limits.storage import MemoryStorage, storage_from_string
-from limits.strategies import FixedWindowRateLimiter
+from limits.storage import MemoryStorage
+from redis.exceptions import RedisClusterException, RedisError
 
-from service.problems import problem_response
+from service.problems import Problem
+from store.counts import Count, Counts
+
+T = TypeVar("T")
 
 # Generous for honest use: a player posts a move every few seconds, a viewer steps through a
 # game at most a few dozen requests a second.
@@ -92,37 +93,55 @@ class _Refused:
         return at is not None and time.monotonic() - at < self.window_s
 
 
-class _Counter:
-    """Fixed-window counts on Redis, or in the process while Redis is away."""
+@dataclass(frozen=True)
+class Counted:
+    """One rate of a limit, as one request counts against it."""
 
-    def __init__(self, storage_uri: str):
-        self.shared = FixedWindowRateLimiter(storage_from_string(storage_uri,
-                                                                 wrap_exceptions=True))
-        self.own = FixedWindowRateLimiter(MemoryStorage())
+    limit: _Limit
+    rate: RateLimitItem
+    key: str  # what is counted: a token or an address
+    hit: bool  # the request counts; else its count is only looked at
+
+    @property
+    def count(self) -> Count:
+        key = self.rate.key_for(_NAMESPACE, self.limit.scope, self.key)
+        return Count(key, self.rate.get_expiry(), self.hit)
+
+    def allows(self, count: int) -> bool:
+        """As the `limits` library's fixed windows: a hit up to the rate, a look below it."""
+        return count <= self.rate.amount if self.hit else count < self.rate.amount
+
+
+class _Counter:
+    """Counts on the game store's Redis, or in the process while it is away."""
+
+    def __init__(self, shared: Counts):
+        self.shared = shared
+        self.own = MemoryStorage()
         self.away_until = 0.0
 
-    def hit(self, rate: RateLimitItem, scope: str, key: str) -> bool:
-        return self._counted("hit", rate, scope, key)
+    def take(self, counts: Sequence[Count]) -> list[int]:
+        return self._either(lambda: self.shared.take(counts),
+                            lambda: [self._own(count) for count in counts])
 
-    def test(self, rate: RateLimitItem, scope: str, key: str) -> bool:
-        return self._counted("test", rate, scope, key)
+    def lapses_in_s(self, count: Count) -> float:
+        return self._either(lambda: self.shared.lapses_in_s(count),
+                            lambda: self.own.get_expiry(count.key) - time.time())
 
-    def resets_at(self, rate: RateLimitItem, scope: str, key: str) -> float:
-        return self._limiter().get_window_stats(rate, _NAMESPACE, scope, key).reset_time
+    def _own(self, count: Count) -> int:
+        return self.own.incr(count.key, count.window_s) if count.hit else self.own.get(count.key)
 
-    def _counted(self, how: str, rate: RateLimitItem, scope: str, key: str) -> bool:
-        try:
-            return getattr(self._limiter(), how)(rate, _NAMESPACE, scope, key)
-        except StorageError:
-            self.away_until = time.monotonic() + _AWAY_S
-            return getattr(self.own, how)(rate, _NAMESPACE, scope, key)
-
-    def _limiter(self) -> FixedWindowRateLimiter:
-        return self.own if time.monotonic() < self.away_until else self.shared
+    def _either(self, shared: Callable[[], T], own: Callable[[], T]) -> T:
+        if time.monotonic() >= self.away_until:
+            try:
+                return shared()
+            except (RedisError, RedisClusterException):
+                self.away_until = time.monotonic() + _AWAY_S
+        return own()
 
 
 class _Limits:
-    def __init__(self, config: dict):
+    def __init__(self, config: dict, counts: Counts):
         self.per_token = _Limit.of(config["RATE_PER_TOKEN"], "token", "requests with this token")
         self.per_address = _Limit.of(config["RATE_PER_ADDRESS"], "address",
                                      "requests with no token from this address")
@@ -135,29 +154,36 @@ class _Limits:
         self.failed_auth = _Limit.of(config["RATE_FAILED_AUTH"], "failed-auth",
                                      "refused tokens from this address")
         self.refused = _Refused(max(rate.get_expiry() for rate in self.failed_auth.rates))
-        self.counter = _Counter(config.get("RATELIMIT_STORAGE_URI") or config["REDIS_URL"])
+        self.counter = _Counter(counts)
 
-    def counted(self, token: str | None, address: str) -> Iterator[tuple[_Limit, str]]:
-        """The limits a request counts against, each with the key it counts under."""
-        if token is None:
-            yield self.per_address, address
-        else:
-            yield self.per_token, token
-        if (limit := self.on_endpoint.get(request.endpoint)) is not None:
-            yield limit, address
-
-    def check(self) -> Response | None:
-        """A 429 when the request is past a limit: counted first, refused if over."""
+    def counted(self) -> list[Counted]:
+        """What this request counts against: its token's requests (or its address's, without
+        a token), its endpoint's own limit, and a look at its address's refused tokens."""
         token, address = request.headers.get("Authorization"), _address()
+        counted = []
         if token is not None and self.refused.lately(address):
-            for rate in self.failed_auth.rates:
-                if not self.counter.test(rate, self.failed_auth.scope, address):
-                    return self._refusal(self.failed_auth, rate, address)
-        for limit, key in self.counted(token, address):
-            for rate in limit.rates:
-                if not self.counter.hit(rate, limit.scope, key):
-                    return self._refusal(limit, rate, key)
-        return None
+            counted += _rates(self.failed_auth, address, hit=False)
+        if token is None:
+            counted += _rates(self.per_address, address)
+        else:
+            counted += _rates(self.per_token, token)
+        if (limit := self.on_endpoint.get(request.endpoint)) is not None:
+            counted += _rates(limit, address)
+        return counted
+
+    def check(self) -> None:
+        """Before a request: a 429 when it is past a limit. A request about a game is counted
+        with its game's context instead, in the same round trip (`taken_with_context`)."""
+        if _taken_with_context():
+            return
+        counted = self.counted()
+        self.refuse_past(counted, self.counter.take([c.count for c in counted]))
+
+    def refuse_past(self, counted: Sequence[Counted], counts: Sequence[int]) -> None:
+        """A 429 (raised) when a count is past its rate."""
+        for one, count in zip(counted, counts, strict=True):
+            if not one.allows(count):
+                raise self._refusal(one)
 
     def count_refusal(self, response: Response) -> Response:
         """A token refused (401) counts against its address, once this process refused that
@@ -165,25 +191,64 @@ class _Limits:
         if response.status_code == 401 and "Authorization" in request.headers:
             address = _address()
             if self.refused.lately(address):
-                for rate in self.failed_auth.rates:
-                    self.counter.hit(rate, self.failed_auth.scope, address)
+                self.counter.take([c.count for c in _rates(self.failed_auth, address)])
             self.refused.saw(address)
         return response
 
-    def _refusal(self, limit: _Limit, rate: RateLimitItem, key: str) -> Response:
-        window = rate.get_expiry()
-        ends = self.counter.resets_at(rate, limit.scope, key)
-        # The window's end is a whole second: never past the window's own length.
-        wait = min(window, max(1, math.ceil(ends - time.time())))
-        answer = problem_response(429, "rate-limited", limit.counted)
-        answer.headers["Retry-After"] = str(wait)
-        return answer
+    def _refusal(self, refused: Counted) -> Problem:
+        window = refused.rate.get_expiry()
+        # Never past the window's own length, nor under a second.
+        wait = min(window, max(1, math.ceil(self.counter.lapses_in_s(refused.count))))
+        return Problem(429, "rate-limited", refused.limit.counted,
+                       headers={"Retry-After": str(wait)})
+
+
+def _rates(limit: _Limit, key: str, hit: bool = True) -> list[Counted]:
+    return [Counted(limit, rate, key, hit) for rate in limit.rates]
+
+
+def taken_with_context(view: Callable[..., T]) -> Callable[..., T]:
+    """Mark a view whose request is counted with its game's context (`asked`)."""
+    view.limits_taken_with_context = True  # type: ignore[attr-defined]
+    return view
+
+
+def _taken_with_context() -> bool:
+    view = current_app.view_functions.get(request.endpoint or "")
+    return getattr(view, "limits_taken_with_context", False)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The counts a request about a game takes with its context, and what they come to."""
+
+    counted: Sequence[Counted] = ()
+    limits: _Limits | None = None
+
+    @property
+    def counts(self) -> list[Count]:
+        return [c.count for c in self.counted]
+
+    def refuse_past(self, taken: Sequence[int]) -> None:
+        if self.limits is not None:
+            self.limits.refuse_past(self.counted, taken)
+
+
+UNLIMITED = Asked()
+
+
+def asked() -> Asked:
+    """For a view marked `taken_with_context`: the counts its request takes (none when the
+    limits are off)."""
+    limits: _Limits | None = current_app.extensions.get("limits")
+    return UNLIMITED if limits is None else Asked(limits.counted(), limits)
 
 
 def register(app: Flask) -> None:
     if not app.config.get("RATELIMIT_ENABLED", True):
         return
-    limits = _Limits(app.config)
+    limits = _Limits(app.config, app.extensions["store"].counts)
+    app.extensions["limits"] = limits
     app.before_request(limits.check)
     app.after_request(limits.count_refusal)
 

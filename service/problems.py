@@ -21,9 +21,11 @@ RETRY_AFTER_S = "1"
 
 
 class Problem(Exception):
-    def __init__(self, status: int, code: str, detail: str, **extra: Any):
+    def __init__(self, status: int, code: str, detail: str,
+                 headers: dict[str, str] | None = None, **extra: Any):
         super().__init__(detail)
         self.status, self.code, self.detail, self.extra = status, code, detail, extra
+        self.headers = headers or {}
 
 
 def problem_bytes(status: int, code: str, detail: str, **extra: Any) -> bytes:
@@ -55,7 +57,9 @@ def code_of(status: int) -> str:
 def register(app: Flask) -> None:
     @app.errorhandler(Problem)
     def _problem(p: Problem) -> Response:
-        return problem_response(p.status, p.code, p.detail, **p.extra)
+        answer = problem_response(p.status, p.code, p.detail, **p.extra)
+        answer.headers.update(p.headers)
+        return answer
 
     @app.errorhandler(UnknownRules)
     def _unknown_rules(e: UnknownRules) -> Response:

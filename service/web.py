@@ -19,6 +19,7 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from schemas import api, loader
+from service import limits
 from service.auth import operator, seen
 from service.problems import PROBLEM_JSON, Problem
 from store import Store
@@ -42,12 +43,14 @@ _ABOUT_GAME = {str(s.value): s.name for s in (
 
 def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
     """Put right under the route: the view gets the game as its caller sees it instead of
-    `game_id`, looked up (and the token checked) before any input is read, and the route
-    documents the token and the refusals any route about a game may give."""
+    `game_id`, looked up (and the token checked, and the rate limits counted, in one round
+    trip) before any input is read, and the route documents the token and the refusals any
+    route about a game may give."""
 
+    @limits.taken_with_context
     @functools.wraps(view)
     def looked_up(game_id: str, **rest: Any) -> Response:
-        game = seen(store(), game_id, request.headers.get("Authorization", ""))
+        game = seen(store(), game_id, request.headers.get("Authorization", ""), limits.asked())
         return view(game, **rest)
 
     documented = flask_smorest.Blueprint.doc(security=[{}, {TOKEN: []}], responses=_ABOUT_GAME)

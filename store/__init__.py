@@ -2,9 +2,10 @@
 
 `Store` gathers one object per noun over one client: `games` (creating and listing them, meta,
 tokens, secret), `log` (appending and reading entries), `projections` (what readers need
-without replaying), `scheduler` (which games wait to be judged and by which drain), `locks`
-and `audits`; `replicas` waits for a replica to hold a game's writes before the web answers
-them. `store.keys` spells every key; nothing outside this package knows one.
+without replaying), `scheduler` (which games wait to be judged and by which drain), `locks`,
+`audits` and `counts` (the rate limits'); `replicas` waits for a replica to hold a game's
+writes before the web answers them. `store.keys` spells every key; nothing outside this
+package knows one.
 
 The game store lives on a Redis Cluster when one is configured (`store.connection`); RQ's
 queues always live on the standalone Redis, `queues`.
@@ -17,6 +18,7 @@ import redis
 from store import connection
 from store.audits import Audits
 from store.batch import Batch, checked
+from store.counts import Counts
 from store.games import Games
 from store.locks import Locks
 from store.log import Appended, Log, Outcome, OutcomeUnknown, Writing
@@ -37,6 +39,7 @@ class Store:
         self.queues = client if queues is None else queues
         self.replicas = Replicas(client, replica_acks, replica_ack_ms)
         self.games = Games(client)
+        self.counts = Counts(client)
         self.log = Log(client)
         self.projections = Projections(client)
         self.scheduler = Scheduler(client)

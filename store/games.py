@@ -14,7 +14,8 @@ import orjson
 import redis
 
 from engine.log import ACCEPTED, GENESIS, REJECTED, SUBMITTED, chain
-from store import keys
+from store import counts, keys
+from store.counts import Count
 from store.projections import Field, Projection, Status
 
 # KEYS: the game's meta, log, secret, verdict index and projections. ARGV[1] is one JSON object
@@ -35,6 +36,16 @@ end
 for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2]) end
 return {'stored', a.meta.version, a.meta.hash}
 """
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a request about a game learns of it before acting (`Games.context`)."""
+
+    meta: dict[str, Any] | None  # None: no such game
+    role: str | None  # of the request's token in the game: a seat, "table", or None
+    finished: bool
+    counts: list[int]  # the rate limits' counts asked for, in their order
 
 
 @dataclass(frozen=True)
@@ -128,24 +139,28 @@ class Games:
         pipe.execute()
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
-        return self.context(game_id, None)[0]
+        return self.context(game_id, None).meta
 
     def context(
-        self, game_id: str, token: str | None
-    ) -> tuple[dict[str, Any] | None, str | None, bool]:
-        """In one round trip: a game's meta, the role of `token` in it, and whether it is over."""
+        self, game_id: str, token: str | None, counting: Sequence[Count] = ()
+    ) -> Context:
+        """In one round trip: a game's meta, the role of `token` in it, whether it is over, and
+        the rate limits' counts taken for the request (`counting`)."""
         k = keys.game(game_id)
         pipe = self.redis.pipeline(transaction=False)
+        counts.queue(pipe, counting)
         pipe.hgetall(k.meta)
         pipe.hget(k.auth, token_digest(token) if token else "-")
         pipe.hget(k.proj, Field.STATUS)
-        raw, role, status = pipe.execute()
+        *counted, raw, role, status = pipe.execute()
+        taken = counts.read(counted, counting)
         if not raw:
-            return None, None, False
+            return Context(None, None, False, taken)
         meta = decode_meta(raw)
         for field in ("version", "submitted"):
             meta[field] = int(meta[field])
-        return meta, role.decode() if role else None, Status.read(status) == Status.FINISHED
+        finished = Status.read(status) == Status.FINISHED
+        return Context(meta, role.decode() if role else None, finished, taken)
 
     def secret(self, game_id: str) -> tuple[str, list[list[str]]]:
         seed, decks = self.redis.hmget(keys.game(game_id).secret, "seed", "decks")

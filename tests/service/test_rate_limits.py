@@ -1,4 +1,4 @@
-"""Rate limits (the `limits` library, counting on the Redis of REDIS_URL): per token, per address
+"""Rate limits (fixed windows, counted on the game store's Redis): per token, per address
 without one, new games and audits per address, and refused tokens per address, each set from a
 TABLELOG_RATE_* variable; a refusal is a 429 problem with Retry-After. Across all addresses,
 new audits are refused (503) while too many wait for an auditor.
@@ -99,17 +99,27 @@ def test_the_counts_live_on_the_service_redis(limited, redis_url):
     assert counted
 
 
-def test_while_the_counters_redis_is_away_the_limits_count_in_the_process(redis_url, monkeypatch):
+def test_while_redis_is_away_the_limits_count_in_the_process(monkeypatch):
     for name in limits.DEFAULTS:
         monkeypatch.delenv(f"TABLELOG_{name}", raising=False)
     monkeypatch.setenv("TABLELOG_RATE_PER_ADDRESS", "3/minute")
     with socket.socket() as closed:  # a port nothing listens on
         closed.bind(("127.0.0.1", 0))
         away = f"redis://127.0.0.1:{closed.getsockname()[1]}/0"
-    client = create_app({"TESTING": True, "REDIS_URL": redis_url,
-                         "RATELIMIT_STORAGE_URI": away}).test_client()
-    statuses = [client.get("/v1/games?limit=1").status_code for _ in range(4)]
+    client = create_app({"TESTING": True, "REDIS_URL": away}).test_client()
+    # The API's description needs no Redis: only its limit's count does.
+    statuses = [client.get("/openapi.json").status_code for _ in range(4)]
     assert statuses == [200] * 3 + [429]
+    assert 1 <= int(client.get("/openapi.json").headers["Retry-After"]) <= 60
+
+
+def test_a_request_about_a_game_is_counted_with_its_context(limited, redis_url):
+    client = limited(RATE_PER_ADDRESS="4/minute")
+    game = create(client)  # the address's first request
+    statuses = [client.get(game.url("/state")).status_code for _ in range(4)]
+    assert statuses == [200] * 3 + [429]
+    # Refused before anything else is looked at: a missing game is refused alike.
+    assert_rate_limited(client.get("/v1/games/no-such-game/state"), 60)
 
 
 def test_new_audits_are_refused_while_too_many_wait_for_an_auditor(redis_url):
