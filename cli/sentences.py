@@ -105,6 +105,11 @@ _SAID: dict[str, Callable[[Entry, str], str]] = {
     "seal-returned": lambda f, w: f"{w} returned a {f['seal']} seal",
     "predicted": lambda f, w: f"{w} predicted {', '.join(f['seals']) or 'no seals'}",
 }
+# Those naming a second seat.
+_SAID_OF_TWO: dict[str, Callable[[Entry, str, Sequence[str]], str]] = {
+    "seal-taken-from": lambda f, w, players:
+        f"{w} took a {f['seal']} seal from {_who(players, f['from_seat'])}",
+}
 
 
 def _detail(key: str, v: Any, players: Sequence[str]) -> str:
@@ -120,6 +125,8 @@ def fact(f: Entry, players: Sequence[str]) -> str:
     subject = _who(players, f.get("seat"))
     if f["type"] in _SAID and subject:
         return _SAID[f["type"]](f, subject)
+    if f["type"] in _SAID_OF_TWO and subject:
+        return _SAID_OF_TWO[f["type"]](f, subject, players)
     details = ", ".join(_detail(k, v, players) for k, v in f.items()
                         if k not in ("type", "seat", "hidden"))
     return " ".join(part for part in (subject, f["type"].replace("-", " "), details) if part)

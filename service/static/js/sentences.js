@@ -52,12 +52,13 @@ const SAID = {
   "trick-won": (f, w) => `${w} won trick ${f.trick}: ${f.cards.join(", ")}`,
   "seal-returned": (f, w) => `${w} returned a ${f.seal} seal`,
   predicted: (f, w) => `${w} predicted ${f.seals.length ? f.seals.join(", ") : "no seals"}`,
+  "seal-taken-from": (f, w, players) => `${w} took a ${f.seal} seal from ${who(players, f.from_seat)}`,
 };
 
 /** A fact an accepted move produced, said plainly: its seat, its kind, its details. */
 export function fact(f, players) {
   const subject = who(players, f.seat);
-  if (SAID[f.type] && subject) return SAID[f.type](f, subject);
+  if (SAID[f.type] && subject) return SAID[f.type](f, subject, players);
   const verb = f.type.replace(/-/g, " ");
   const details = Object.entries(f)
     .filter(([k]) => !["type", "seat", "hidden"].includes(k))
