@@ -171,10 +171,11 @@ class GamesQuery(Schema):
         validate=validate.OneOf(["in-progress", "finished"]),
         metadata={"description": "in-progress or finished"},
     )
-    # A creation time, opaque to clients.
+    # The creation time and id of the last game a page looked at, opaque to clients.
     cursor = fields.String(
         validate=validate.Regexp(
-            r"^(\d+(\.\d+)?)?$", error="not a cursor given by a previous page"
+            r"^(\d+(\.\d+)?(~[A-Za-z0-9_-]{1,64})?)?$",
+            error="not a cursor given by a previous page",
         ),
         metadata={"description": "the `next` of a previous page"},
     )

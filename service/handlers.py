@@ -127,28 +127,36 @@ def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
     read whole. So finished games among thousands running are found without reading the others.
     """
     newest = query["order"] == "newest"
-    start = float(query["cursor"]) if query.get("cursor") else None
+    after = _read_cursor(query.get("cursor"))
     chosen: list[str] = []
-    cursor: str | None = None
     size = 100
     while len(chosen) < query["limit"]:
         batch = store.games.ids(
-            start, size, newest, query.get("game"), query.get("status") == "finished"
+            after, size, newest, query.get("game"), query.get("status") == "finished"
         )
         if not batch:
-            cursor = None
             break
         briefs = store.games.briefs([g for g, _ in batch])
         for (game_id, created), brief in zip(batch, briefs, strict=True):
-            cursor = repr(created - 1e-6 if newest else created + 1e-6)
+            after = (created, game_id)
             if brief is not None and _matches(brief, query):
                 chosen.append(game_id)
                 if len(chosen) == query["limit"]:
                     break
-        start, size = float(cursor), min(2 * size, 3200)
+        size = min(2 * size, 3200)
     metas = store.games.metas(chosen)
     found = [_listed(g, meta) for g, meta in zip(chosen, metas, strict=True) if meta is not None]
-    return {"games": found, "next": cursor if len(chosen) == query["limit"] else None}
+    full = len(chosen) == query["limit"] and after is not None
+    return {"games": found, "next": f"{after[0]!r}~{after[1]}" if full else None}
+
+
+def _read_cursor(cursor: str | None) -> tuple[float, str | None] | None:
+    """A page's `next`: the creation time and id of the last game it looked at (or, from
+    before ids were in cursors, a time alone)."""
+    if not cursor:
+        return None
+    at, _, last = cursor.partition("~")
+    return float(at), last or None
 
 
 def _matches(meta: dict[str, Any], query: dict[str, Any]) -> bool:

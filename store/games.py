@@ -168,23 +168,36 @@ class Games:
 
     def ids(
         self,
-        start: float | None,
+        after: tuple[float, str | None] | None,
         limit: int,
         newest: bool = False,
         title: str | None = None,
         finished: bool = False,
     ) -> list[tuple[str, float]]:
-        """Games created at or after `start` (seconds), oldest first; or, `newest` first, at or
-        before it. Only those of `title`, or only `finished` ones (and perhaps a few about to
-        finish: check their status), when asked."""
+        """Games created after the game `after` names (its creation time and id), oldest first;
+        or, `newest` first, before it. Games created at the very same time are ordered by id,
+        as Redis orders them, so a page ending among them leaves none out. Only those of
+        `title`, or only `finished` ones (and perhaps a few about to finish: check their
+        status), when asked. `after` without an id is a time (a cursor from before ids were
+        in them): the games from that time on."""
         among = keys.FINISHED if finished else keys.titled(title) if title else keys.GAMES
+        edge = "+inf" if newest else "-inf"
+        at, last = after if after is not None else (edge, None)
+        since = f"({at!r}" if last is not None else at
+        pipe = self.redis.pipeline(transaction=False)
         if newest:
-            top = "+inf" if start is None else start
-            found = self.redis.zrevrangebyscore(among, top, "-inf", 0, limit, withscores=True)
+            pipe.zrevrangebyscore(among, since, "-inf", 0, limit, withscores=True)
         else:
-            bottom = "-inf" if start is None else start
-            found = self.redis.zrangebyscore(among, bottom, "+inf", 0, limit, withscores=True)
-        return [(g.decode(), score) for g, score in found]
+            pipe.zrangebyscore(among, since, "+inf", 0, limit, withscores=True)
+        if last is not None:  # the rest of the games created at `at`, all of them
+            pipe.zrangebyscore(among, at, at)
+        found, *tied = pipe.execute()
+        rest: list[bytes] = []
+        if tied:  # ordered by id, in the listing's order
+            mark = last.encode()
+            rest = [g for g in reversed(tied[0]) if g < mark] if newest else [
+                g for g in tied[0] if g > mark]
+        return [(g.decode(), at) for g in rest] + [(g.decode(), score) for g, score in found]
 
     def finishing(self, game_id: str) -> None:
         """List a game among the finished ones, before the entry that finishes it is appended:

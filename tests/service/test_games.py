@@ -3,8 +3,11 @@
 import hashlib
 import random
 
+import pytest
+import redis
 from freezegun import freeze_time
 
+from store import keys
 from tests.api import bearer, create
 
 
@@ -178,3 +181,20 @@ def test_filters_read_their_own_index_and_check_each_status(client, app):
     assert running.id in ids("game=hermit") and done.id not in ids("game=hermit")
     assert done.id in ids("game=coloretto&status=finished")
     assert running.id in ids("status=in-progress") and done.id not in ids("status=in-progress")
+
+
+@pytest.mark.parametrize("order", ["oldest", "newest"])
+def test_games_created_at_the_same_time_are_each_listed_once(client, redis_url, order):
+    games = [create(client, players=[f"tie-{order}", "ren", "sol"]) for _ in range(5)]
+    index = redis.Redis.from_url(redis_url)
+    # As if all five were created in the same instant: pages must end among them.
+    index.zadd(keys.GAMES, {g.id: 2_000_000_000.5 for g in games})
+    ids, cursor, pages = [], None, 0
+    while pages < 10:
+        tail = f"&cursor={cursor}" if cursor else ""
+        page = client.get(f"/v1/games?player=tie-{order}&order={order}&limit=2" + tail).json
+        ids += [g["id"] for g in page["games"]]
+        cursor, pages = page["next"], pages + 1
+        if cursor is None:
+            break
+    assert sorted(ids) == sorted(g.id for g in games) and len(ids) == len(games)
