@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine import codec, log
-from engine.visibility import is_redacted, shown_to
+from engine.visibility import is_redacted
 
 PROGRESS_EVERY = 200
 
@@ -38,8 +38,8 @@ def rebuilt(
     """The audit report, and the state the rebuild ended in (None when the log could not be
     dealt again): an import stores that state rather than replaying the log a second time.
 
-    `stored` holds what the service keeps besides the log (`at`, `state`, `score`, `views`) and
-    is compared with the rebuild at the same log version; `claimed` maps seats to totals;
+    `stored` holds what the service keeps besides the log (`at`, `state`, `score`) and is
+    compared with the rebuild at the same log version; `claimed` maps seats to totals;
     `choices` are the seed's other choices when the seed is not given (`log.choices_of`).
     """
     mismatches: list[dict[str, Any]] = []
@@ -174,11 +174,6 @@ def _compare_stored(game, created, stored, state, score, mismatches) -> None:
         score = game.score(state) if score is None else score
         if not _same(stored["score"], score.to_json(created["players"])):
             mismatches.append({"seq": at, "what": "stored score"})
-    over = game.is_over(state)
-    for viewer, view in (stored.get("views") or {}).items():
-        seen = shown_to(int(viewer) if viewer.isdigit() else viewer, over)
-        if not _same(view, game.view(state, seen)):
-            mismatches.append({"seq": at, "what": f"stored view of {viewer}"})
 
 
 def _claims(score, claimed: Mapping[str, int]) -> list[dict[str, Any]]:

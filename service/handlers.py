@@ -7,6 +7,7 @@ an answer body (or raises a Problem). Nothing here knows Flask beyond the Proble
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import secrets
 import time
@@ -17,7 +18,7 @@ import orjson
 
 from engine import codec, log
 from engine.audit import MalformedReplay, replay_rebuilt
-from engine.game import TABLE, BadSetup, Game, GameOver, Table
+from engine.game import TABLE, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
 from engine.visibility import redact
 from schemas import loader
@@ -57,7 +58,7 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         created,
         {"seed": seed, "decks": decks},
         {**tokens, table_token: TABLE},
-        Projection.of(game, players, state, 0),
+        Projection.of(game, state, 0),
     )
     replicated(store, game_id)
     return {
@@ -335,8 +336,8 @@ def _ended(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Any]:
 def state(store: Store, seen: Seen, at: int | None) -> bytes:
     meta, game, viewer = seen.meta, seen.game, seen.viewer
     if at is None:
-        position, view = store.projections.view(seen.id, viewer)
-        # The view is spliced in as stored: decoding and encoding it again would cost more.
+        position, stored = store.projections.standing(seen.id)
+        view = _view_of(game, stored, viewer)
         return b"".join([
             b'{"version":', str(position.at).encode(),
             b',"status":', orjson.dumps(position.status),
@@ -353,6 +354,14 @@ def state(store: Store, seen: Seen, at: int | None) -> bytes:
         "to_act": list(game.to_act(then)),
         "state": game.view(then, viewer),
     })
+
+
+@functools.lru_cache(maxsize=1024)
+def _view_of(game: Game, stored: bytes, viewer: Viewer) -> bytes:
+    """`viewer`'s view of a stored engine state, as JSON. The last thousand are kept, so that
+    the players and spectators of a game who read its state after each move decode it once
+    between them in each web process; keyed by the stored state itself, none is ever stale."""
+    return orjson.dumps(game.view(codec.decode(game.state_type, orjson.loads(stored)), viewer))
 
 
 def _check_at(meta: dict[str, Any], at: int) -> None:

@@ -42,7 +42,7 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
     game, final = _verified(document, created)
     seed, decks, _ = replay_secret(document)
     submissions = [e["seq"] for e in entries if e["type"] == log.SUBMITTED]
-    projection = Projection.of(game, created["players"], final, max(submissions, default=0))
+    projection = Projection.of(game, final, max(submissions, default=0))
     loaded = store.games.load(game_id, entries, {"seed": seed, "decks": decks}, projection)
     _same_game(game_id, (loaded.version, loaded.hash), ours)
     handlers.replicated(store, game_id)

@@ -1,8 +1,10 @@
 """Projections: what readers need of a game without replaying its log.
 
 A worker keeps them in the game's `proj` hash with every verdict: the engine state (for
-resuming), `to_act`, the round, and a view per viewer (every seat, the spectator, the table),
-so a state read is one `HMGET`. A view costs little to compute; a score breakdown, with its
+resuming, and for every reader), `to_act` and the round, so a state read is one `HMGET`. A
+viewer's view is computed from the state when it is read: computing and storing six of them
+(four players, the spectator, the table) with every verdict was most of a worker's own work on
+it and half a game's memory, for views mostly never read. A score breakdown, with its
 provenance, costs more than judging the move and grows with the game, so it is computed when
 read and kept beside the version it describes (`score_at`) for the next reader. This module is
 the only one that knows the hash's fields (`Field`); everyone else reads and writes typed
@@ -11,7 +13,6 @@ records.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -20,8 +21,7 @@ import orjson
 import redis
 
 from engine import codec
-from engine.game import SPECTATOR, TABLE, Game, Viewer
-from engine.visibility import shown_to
+from engine.game import Game
 from store import keys
 
 
@@ -40,7 +40,8 @@ class Status(StrEnum):
 
 
 class Field(StrEnum):
-    """The fields of the `proj` hash, besides one `view:<viewer>` per viewer."""
+    """The fields of the `proj` hash. (A game stored before views were computed on reading
+    also has a `view:<viewer>` field per viewer, which nothing reads.)"""
 
     JUDGED = "judged"  # the last submission judged
     AT = "at"  # the log version the projections describe
@@ -50,10 +51,6 @@ class Field(StrEnum):
     STATE = "state"
     SCORE = "score"  # kept by the first reader of a version's score...
     SCORE_AT = "score_at"  # ...and the version it describes
-
-    @staticmethod
-    def view(viewer: Viewer | str) -> str:
-        return f"view:{viewer}"
 
 
 @dataclass(frozen=True)
@@ -65,19 +62,15 @@ class Projection:
     to_act: tuple[int, ...]
     round: int
     state: Any  # the engine state, encoded (`engine.codec`)
-    views: Mapping[str, Any]  # viewer ("0", "spectator", "table") -> its view
 
     @classmethod
-    def of(cls, game: Game, players: list[str], state: Any, judged: int) -> Projection:
-        over = game.is_over(state)
-        viewers: list[Viewer] = [SPECTATOR, TABLE, *range(len(players))]
+    def of(cls, game: Game, state: Any, judged: int) -> Projection:
         return cls(
             judged=judged,
-            status=Status.of(over),
+            status=Status.of(game.is_over(state)),
             to_act=tuple(game.to_act(state)),
             round=game.round(state),
             state=codec.encode(state),
-            views={str(v): game.view(state, shown_to(v, over)) for v in viewers},
         )
 
     def fields(self, at: int) -> dict[str, str]:
@@ -90,8 +83,7 @@ class Projection:
             Field.ROUND: str(self.round),
             Field.STATE: _json(self.state),
         }
-        views = {Field.view(viewer): _json(view) for viewer, view in self.views.items()}
-        return {str(field): value for field, value in fields.items()} | views
+        return {str(field): value for field, value in fields.items()}
 
 
 @dataclass(frozen=True)
@@ -111,12 +103,11 @@ class Projections:
     def position(self, game_id: str) -> Position:
         return _position(self.redis.hmget(keys.game(game_id).proj, *_POSITION))
 
-    def view(self, game_id: str, viewer: Viewer) -> tuple[Position, bytes]:
-        """Where the game stands and `viewer`'s view of it (JSON, as stored), read together."""
-        *position, view = self.redis.hmget(
-            keys.game(game_id).proj, *_POSITION, Field.view(viewer)
-        )
-        return _position(position), view
+    def standing(self, game_id: str) -> tuple[Position, bytes]:
+        """Where the game stands and its engine state there (encoded, as stored JSON), read
+        together."""
+        *position, state = self.redis.hmget(keys.game(game_id).proj, *_POSITION, Field.STATE)
+        return _position(position), state
 
     def state(self, game_id: str) -> tuple[int, Any]:
         """The log version the projections describe and the engine state there, encoded."""
@@ -136,23 +127,13 @@ class Projections:
         one command, so a score is never labelled with another version."""
         self.redis.hset(keys.game(game_id).proj, mapping={Field.SCORE_AT: at, Field.SCORE: score})
 
-    def stored(self, game_id: str, viewers: tuple[Viewer, ...]) -> dict[str, Any]:
-        """What an audit compares with its rebuild: `at`, `state`, `views` and `score` when
-        one is kept for that version."""
-        at, state, score_at, score, *views = self.redis.hmget(
-            keys.game(game_id).proj,
-            Field.AT, Field.STATE, Field.SCORE_AT, Field.SCORE,
-            *(Field.view(v) for v in viewers),
+    def stored(self, game_id: str) -> dict[str, Any]:
+        """What an audit compares with its rebuild: `at`, `state`, and `score` when one is
+        kept for that version."""
+        at, state, score_at, score = self.redis.hmget(
+            keys.game(game_id).proj, Field.AT, Field.STATE, Field.SCORE_AT, Field.SCORE
         )
-        stored = {
-            "at": int(at),
-            "state": orjson.loads(state),
-            "views": {
-                str(v): orjson.loads(view)
-                for v, view in zip(viewers, views, strict=True)
-                if view
-            },
-        }
+        stored = {"at": int(at), "state": orjson.loads(state)}
         if score and score_at == at:
             stored["score"] = orjson.loads(score)
         return stored

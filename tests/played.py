@@ -55,7 +55,7 @@ def played(title: str, seed: str) -> _Told:
     canonical = game.canonical_deck(table.seats, table.options)
     return _Told(
         whole, bodies[0], bodies[1:], [log.canonical(body) for body in bodies[1:]],
-        Projection.of(game, bodies[0]["players"], final, judged),
+        Projection.of(game, final, judged),
         [list(table.deck(r, canonical)) for r in range(1, game.round(final) + 1)],
     )
 

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from engine.audit import report
-from engine.game import SPECTATOR, TABLE
 from store import Store
 from store.audits import AuditStatus
 from store.connection import cluster_url, redis_url
@@ -91,7 +90,7 @@ def _audit(store: Store, game_id: str, number: int) -> bool:
             "progress": {"done": done, "total": total},
         })
 
-    stored = store.projections.stored(game_id, (SPECTATOR, TABLE))
+    stored = store.projections.stored(game_id)
     result = report(entries, seed, decks, stored, claimed, progress)
     result.update(status=AuditStatus.DONE, number=number, version=len(entries))
     store.audits.save(game_id, number, result)

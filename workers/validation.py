@@ -123,7 +123,7 @@ def _judge(store: Store, game_id: str, judging: Judging, commit: Batch) -> _Verd
         game_id,
         tuple(bodies),
         verdicts=tuple((s["seq"], i) for i, s in enumerate(submissions)),
-        projection=Projection.of(game, meta["players"], state, submissions[-1]["seq"]),
+        projection=Projection.of(game, state, submissions[-1]["seq"]),
     )
     chained = writing.chained(int(meta["version"]), meta["hash"])
     judged_now = (submissions[-1]["seq"], submissions[-1]["hash"])

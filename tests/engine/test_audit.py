@@ -3,10 +3,9 @@
 import random
 
 from engine import audit, codec, log
-from engine.game import SPECTATOR, TABLE
 from engine.games import GAMES
 from engine.playout import play
-from engine.visibility import redact, shown_to
+from engine.visibility import redact
 
 GAME = GAMES["coloretto"]
 
@@ -53,12 +52,10 @@ def test_a_verdict_that_differs_only_as_json_does_is_a_mismatch():
 def _stored(entries: list[dict], at: int) -> dict:
     """What the service keeps besides the log, describing version `at`."""
     state = log.state_at(GAME, log.table_of(entries[0], "audited", []), entries[:at])
-    over = GAME.is_over(state)
     return {
         "at": at,
         "state": codec.encode(state),
         "score": GAME.score(state).to_json(entries[0]["players"]),
-        "views": {str(v): GAME.view(state, shown_to(v, over)) for v in (SPECTATOR, TABLE)},
     }
 
 
@@ -69,17 +66,16 @@ def test_stored_projections_of_the_last_version_or_an_earlier_one_audit_clean():
         assert report["ok"] and report["mismatches"] == [], at
 
 
-def test_a_stored_state_score_and_view_that_the_rebuild_does_not_give_are_each_named():
+def test_a_stored_state_and_score_that_the_rebuild_does_not_give_are_each_named():
     entries = _finished()
     at = len(entries) // 2
     stored = _stored(entries, at)
     wrong = _stored(entries, at - 2)
-    stored.update(state=wrong["state"], score={**stored["score"], "forged": True},
-                  views={**stored["views"], "table": wrong["views"]["table"]})
+    stored.update(state=wrong["state"], score={**stored["score"], "forged": True})
     report = audit.report(entries, "audited", [], stored)
     assert not report["ok"]
     assert [(m["seq"], m["what"]) for m in report["mismatches"]] == [
-        (at, "stored state"), (at, "stored score"), (at, "stored view of table")
+        (at, "stored state"), (at, "stored score")
     ]
 
 

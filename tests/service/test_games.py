@@ -3,6 +3,7 @@
 import hashlib
 import random
 
+import orjson
 import pytest
 import redis
 from freezegun import freeze_time
@@ -131,6 +132,16 @@ def test_list_newest_first_pages_back_in_time(client):
             break
     assert ids == [g.id for g in reversed(games)]
     assert client.get("/v1/games?order=random").json["code"] == "invalid-request"
+
+
+def test_each_viewer_reads_its_own_view_and_once_the_game_is_over_the_tables(client):
+    game = create(client, "hermit", players=["ana", "ben"], seed="viewed")
+    states = [client.get(game.url("/state"), headers=h).json["state"]
+              for h in (game.table, game.seat(0), game.seat(1), {})]
+    assert len({orjson.dumps(s) for s in states}) == 4  # each sees other hands
+    game.play_to_end(random.Random("viewed"))
+    over = [client.get(game.url("/state"), headers=h).json for h in (game.table, game.seat(0), {})]
+    assert over[0]["status"] == "finished" and over[0] == over[1] == over[2]
 
 
 def test_spectator_state_has_no_deck_and_table_state_has_it(client):

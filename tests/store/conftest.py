@@ -23,7 +23,7 @@ def new_game(store: Store, game_id: str = "g", seed: str = "s") -> str:
     created = {**log.created(game, players, {}, seed, []), "at": "2026-01-01T00:00:00.000Z"}
     state = game.deal(Table(len(players), {}, seed, ()))
     store.games.create(game_id, created, {"seed": seed, "decks": []}, {"t": "table"},
-                       Projection.of(game, players, state, 0))
+                       Projection.of(game, state, 0))
     return game_id
 
 

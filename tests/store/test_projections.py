@@ -3,7 +3,7 @@
 import orjson
 
 from engine import codec, log
-from engine.game import SPECTATOR, TABLE, Table
+from engine.game import Table
 from engine.games import GAMES
 from store.projections import Position, Projection, Status
 from tests.store.conftest import new_game, submit
@@ -11,12 +11,12 @@ from tests.store.conftest import new_game, submit
 
 def test_a_new_games_projections_describe_its_deal(store):
     game_id = new_game(store)
-    position, view = store.projections.view(game_id, 0)
+    position, stored = store.projections.standing(game_id)
     assert position == Position(at=1, status=Status.IN_PROGRESS, round=1, to_act=(0,))
     assert store.projections.position(game_id) == position
-    assert orjson.loads(view)["you"] is not None
     at, state = store.projections.state(game_id)
     assert at == 1 and codec.decode(GAMES["coloretto"].state_type, state).drawn is None
+    assert orjson.loads(stored) == state
 
 
 def test_a_kept_score_is_read_only_at_the_version_it_was_computed_for(store):
@@ -24,10 +24,10 @@ def test_a_kept_score_is_read_only_at_the_version_it_was_computed_for(store):
     assert store.projections.score(game_id) is None  # nobody read it yet
     store.projections.keep_score(game_id, 1, b'{"final":false}')
     assert store.projections.score(game_id) == b'{"final":false}'
-    assert store.projections.stored(game_id, ())["score"] == {"final": False}
+    assert store.projections.stored(game_id)["score"] == {"final": False}
     store.projections.keep_score(game_id, 0, b'{"final":true}')  # computed before a verdict
     assert store.projections.score(game_id) is None
-    assert "score" not in store.projections.stored(game_id, ())
+    assert "score" not in store.projections.stored(game_id)
 
 
 def test_projections_written_with_an_append_describe_the_version_it_reaches(store):
@@ -38,26 +38,25 @@ def test_projections_written_with_an_append_describe_the_version_it_reaches(stor
     seq = submit(store, game_id).seq
     submission = {"seq": seq, "seat": 0, "move": {"type": "draw"}}
     after, body = log.verdict(game, state, submission)
-    projection = Projection.of(game, ["a", "b", "c"], after, judged=seq)
+    projection = Projection.of(game, after, judged=seq)
     store.log.append(game_id, [body], verdicts=[(seq, 0)], projection=projection)
     assert store.projections.position(game_id).at == 3
     assert store.log.progress(game_id) == (2, 2)
 
 
-def test_once_a_game_is_over_every_viewer_is_shown_the_tables_view():
+def test_a_finished_games_projection_says_so_and_holds_no_view():
     game = GAMES["coloretto"]
     finished = played_out(game, game.deal(Table(3, {}, "over", ())))
-    projection = Projection.of(game, ["a", "b", "c"], finished, judged=9)
-    table = game.view(finished, TABLE)
-    assert projection.status == Status.FINISHED
-    assert all(view == table for view in projection.views.values())
-    assert set(projection.views) == {SPECTATOR, TABLE, "0", "1", "2"}
+    fields = Projection.of(game, finished, judged=9).fields(at=80)
+    assert fields["status"] == Status.FINISHED
+    # Views are computed from the state when read (service.handlers.state).
+    assert set(fields) == {"judged", "at", "status", "to_act", "round", "state"}
 
 
 def test_the_stored_fields_are_plain_strings_naming_the_version():
     game = GAMES["coloretto"]
     state = game.deal(Table(3, {}, "s", ()))
-    fields = Projection.of(game, ["a", "b", "c"], state, judged=0).fields(at=7)
+    fields = Projection.of(game, state, judged=0).fields(at=7)
     assert all(type(k) is str and type(v) is str for k, v in fields.items())
     assert fields["at"] == "7" and fields["status"] == "in-progress"
 
