@@ -13,6 +13,7 @@ the same millisecond make identical entries, so the entry alone could not tell.
 
 from __future__ import annotations
 
+import itertools
 import math
 import secrets
 import time
@@ -30,13 +31,16 @@ from store.batch import Batch
 from store.projections import Field, Projection
 
 # ARGV[1] is one JSON object: `based_on` (the version the entries were chained onto),
-# `entries` (their canonical JSON, as stored), `hash` (the last one's), `verdicts` ([submission
-# seq, verdict seq] pairs), `projection` (fields of the proj hash), and when they apply
-# `expected_version`, `idempotency` ({key, body_hash}), `submitted` (a submission's seq) and
-# `nonce` (stored beside a submission's first entry).
+# `entries` (how many), `hash` (the last one's), `verdicts` ([submission seq, verdict seq]
+# pairs), and when they apply `expected_version`, `idempotency` ({key, body_hash}),
+# `submitted` (a submission's seq) and `nonce` (stored beside a submission's first entry).
+# The entries follow, each its canonical JSON as stored, then the proj hash's fields and
+# values: passed as they are, not as strings inside that object, they are neither escaped
+# nor decoded again (a late game's state is kilobytes).
 _APPEND = """
 local log, meta, idem, index, proj = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local a = cjson.decode(ARGV[1])
+local fields_from = a.entries + 2
 local version = tonumber(redis.call('HGET', meta, 'version'))
 if not version then return {'missing', '0'} end
 if a.idempotency then
@@ -48,7 +52,7 @@ if a.nonce and a.based_on ~= version then
   local at = (a.based_on + 1) .. '-0'
   local there = redis.call('XRANGE', log, at, at)
   if #there == 1 and there[1][2][4] == a.nonce then
-    return {'ok', tostring(a.based_on + #a.entries)}
+    return {'ok', tostring(a.based_on + a.entries)}
   end
 end
 if a.expected_version and a.expected_version ~= version then
@@ -58,21 +62,16 @@ if a.based_on ~= version then return {'moved', tostring(version)} end
 for _, pair in ipairs(a.verdicts) do
   if redis.call('HEXISTS', index, pair[1]) == 1 then return {'judged', tostring(pair[1])} end
 end
-for k, entry in ipairs(a.entries) do
+for k = 1, a.entries do
   if k == 1 and a.nonce then
-    redis.call('XADD', log, (version + k) .. '-0', 'e', entry, 'n', a.nonce)
+    redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[k + 1], 'n', a.nonce)
   else
-    redis.call('XADD', log, (version + k) .. '-0', 'e', entry)
+    redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[k + 1])
   end
 end
 for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2]) end
-local fields = {}
-for field, value in pairs(a.projection) do
-  fields[#fields + 1] = field
-  fields[#fields + 1] = value
-end
-if #fields > 0 then redis.call('HSET', proj, unpack(fields)) end
-local now = version + #a.entries
+if #ARGV >= fields_from then redis.call('HSET', proj, unpack(ARGV, fields_from)) end
+local now = version + a.entries
 redis.call('HSET', meta, 'version', now, 'hash', a.hash)
 if a.submitted then redis.call('HSET', meta, 'submitted', a.submitted) end
 if a.idempotency then
@@ -158,13 +157,12 @@ class Writing:
         entries = chain(last_hash, stamped)
         args: dict[str, Any] = {
             "based_on": version,
-            "entries": [orjson.dumps(e, option=orjson.OPT_SORT_KEYS).decode() for e in entries],
+            "entries": len(entries),
             "hash": entries[-1]["hash"],
             "verdicts": [[of, version + 1 + index] for of, index in self.verdicts],
-            "projection": {},
         }
-        if self.projection is not None:
-            args["projection"] = self.projection.fields(at=version + len(entries))
+        fields = {} if self.projection is None else self.projection.fields(
+            at=version + len(entries))
         if self.submission:
             args["submitted"] = version + 1
             args["nonce"] = secrets.token_hex(8)
@@ -173,14 +171,18 @@ class Writing:
         if self.idempotency:
             args["idempotency"] = {"key": self.idempotency[0], "body_hash": self.idempotency[1]}
         k = keys.game(self.game_id)
-        return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj], [orjson.dumps(args)])
+        return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj], [
+            orjson.dumps(args),
+            *(orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in entries),
+            *itertools.chain.from_iterable(fields.items()),
+        ])
 
 
 @dataclass(frozen=True)
 class Chained:
     version: int  # the version the entries were chained onto
     keys: list[str]
-    args: list[bytes]
+    args: list[bytes | str]
 
     def outcome(self, answer: list[bytes]) -> Appended:
         outcome, value = Outcome(answer[0].decode()), answer[1].decode()

@@ -11,8 +11,8 @@ import selectors
 import socket
 import threading
 
-# The append script's argument names the submission it writes (store.log.Writing.chained);
-# the entries inside it are escaped JSON strings, so nothing else matches.
+# The append script's first argument names the submission it writes (store.log.Writing.chained);
+# no entry has a field of that name, so nothing else matches.
 _APPENDING_A_SUBMISSION = b'"submitted":'
 
 
