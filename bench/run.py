@@ -10,6 +10,7 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
   same bodies for the same time, and the ratios; each pair `--rounds` times, in turn; and the
   CPU time the service's web, judging workers and Redis spent a verdict meanwhile;
 - the latency of a verdict at move 500 of a long game beside move 5 of a fresh one;
+- one client's verdicts at a person's pace (a move every 0.3 s);
 - the audit of a finished game through a worker;
 - one client's verdict latency, quiet and under a flood of audits from other clients, in turns;
 - Redis memory against the canonical JSON of the stored entries, as used_memory grew and as
@@ -92,6 +93,23 @@ def long_game(s: stack.Stack, args) -> None:
           f"of one game in turn with moves 1-{window} of a fresh one)")
     print(f"  p50 at move ~{at} {late_ms:7.1f} ms   at move ~{window // 2} {early_ms:7.1f} ms"
           f"   ratio {late_ms / early_ms:5.2f}")
+
+
+def paced(s: stack.Stack, args) -> None:
+    """One client's verdicts at a person's pace: a move every `--pace` seconds, as players
+    take turns, rather than one right after another's verdict."""
+    (track,) = plays.prepare(s.service, args.game, args.players, 1, "paced", args.options)
+    http, took = Client(s.service), []
+    for body in track.bodies[:args.paced_moves]:
+        time.sleep(args.pace)
+        began = time.perf_counter()
+        status, raw = http.post(track.path(load.WAIT_S), body, track.token)
+        took.append((time.perf_counter() - began) * 1000)
+        if status != 201:
+            raise load.Refused(f"a paced move answered {status}: {raw[:300]!r}")
+    took.sort()
+    print(f"one client at a person's pace (a move every {args.pace:g} s, {len(took)} moves)")
+    print(f"  p50 {statistics.median(took):7.1f} ms   p90 {took[int(len(took) * 0.9)]:7.1f} ms")
 
 
 def fast_forward(http: Client, track: plays.Track, upto: int) -> None:
@@ -239,6 +257,7 @@ def service_figures(args) -> None:
         for line in footprint.measure(connection, baseline, played).lines():
             print("  " + line)
         long_game(s, args)
+        paced(s, args)
         audit_flood(s, args, audits(s, args))
         print("Redis memory of every stored game, given back when they are deleted:")
         for line in footprint.freed(connection):
@@ -260,6 +279,9 @@ def main() -> None:
     parser.add_argument("--long-at", type=int, default=500)
     parser.add_argument("--long-window", type=int, default=60,
                         help="moves timed around --long-at, and as many at the start of a game")
+    parser.add_argument("--paced-moves", type=int, default=40)
+    parser.add_argument("--pace", type=float, default=0.3,
+                        help="seconds between the paced client's moves")
     parser.add_argument("--audits", type=int, default=5)
     parser.add_argument("--flooders", type=int, default=8,
                         help="clients sending audits while one client's verdicts are timed")

@@ -15,6 +15,7 @@ dead processes left behind. Everything held is a lease that a killed process can
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -29,6 +30,8 @@ CLAIM_S = 5.0
 # A worker counts as alive this long after its last heartbeat (it beats every second).
 ALIVE_S = 4.0
 _FLAG_S = 5
+# A drain waiting for work claims again this often, renewing its slot's flag (`_FLAG_S`).
+_WAIT_AT_ONCE_S = 1.0
 # The flag of a drain job queued but not yet started: it has no worker yet.
 _QUEUED = "queued"
 # A worker whose heartbeat lapsed this long ago is forgotten altogether.
@@ -179,7 +182,8 @@ class Scheduler:
         return batch.script(self._mark_dirty, keys_, args)
 
     def next_dirty(
-        self, slot: int, linger_s: float, worker: str = _QUEUED, at_most: int = 1
+        self, slot: int, linger_s: float, worker: str = _QUEUED, at_most: int = 1,
+        give_up: threading.Event | None = None,
     ) -> list[str]:
         """Claim up to `at_most` games, marked dirty longest ago first, waiting up to `linger_s`
         for one to appear.
@@ -187,7 +191,8 @@ class Scheduler:
         A claim lapses after `CLAIM_S`, so a game whose job died before judging it is not
         lost: the next claim or heartbeat puts it back. Release a claim once its game is judged
         (`judged`: the next claim does it without a round trip of its own). Claiming is one
-        script, so it cannot block; waiting blocks on the bell that marking a game rings.
+        script, so it cannot block; waiting blocks on the bell that marking a game rings, a
+        second at a time: each claim renews the slot's flag, and `give_up` (set) ends the wait.
         `worker` names the process running the drain, for its slot's flag.
         """
         deadline = time.monotonic() + linger_s
@@ -204,11 +209,11 @@ class Scheduler:
                 })],
             )
             left = deadline - time.monotonic()
-            if claimed or left <= 0:
+            if claimed or left <= 0 or (give_up is not None and give_up.is_set()):
                 games = [game.decode() for game in claimed]
                 self._claims.update(dict.fromkeys(games, until))
                 return games
-            self.redis.blpop([keys.BELL], timeout=left)
+            self.redis.blpop([keys.BELL], timeout=min(left, _WAIT_AT_ONCE_S))
 
     def judged(self, game_id: str) -> None:
         """Release this drain's claim on a game it judged, with its next claim (a claim since

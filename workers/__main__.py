@@ -30,10 +30,7 @@ from rq.serializers import JSONSerializer
 from store import Store
 from store.connection import cluster_url, redis_url
 from store.health import forgetting
-from workers import (
-    jobs,  # noqa: F401  loaded now, or the first job would wait for the engine
-    presence,
-)
+from workers import jobs, presence  # jobs: loaded now, or the first job would wait for the engine
 from workers.queue import audit_queue, queue
 
 # RQ's upkeep (finding jobs whose worker died, so that an audit is run again) this often.
@@ -57,6 +54,7 @@ class _Worker(SimpleWorker):
 
     def handle_warm_shutdown_request(self) -> None:
         self.asked_to_stop = True
+        jobs.STOPPING.set()
         super().handle_warm_shutdown_request()
 
 

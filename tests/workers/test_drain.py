@@ -4,6 +4,7 @@ These tests use a Redis database no worker process listens on, so that each step
 when the test makes it happen.
 """
 
+import threading
 import time
 from datetime import UTC, datetime
 
@@ -53,10 +54,10 @@ def test_a_game_claimed_by_a_job_that_died_is_judged_once_its_claim_lapses(store
     with freeze_time("2026-11-23 10:00:00", tick=True):
         assert store.scheduler.next_dirty(0, linger_s=0) == [game_id]  # ...and the job dies here
     with freeze_time("2026-11-23 10:00:02", tick=True):
-        assert jobs.drain() == 0  # still claimed: nobody else judges it yet
+        assert jobs.drain(linger_s=0) == 0  # still claimed: nobody else judges it yet
         assert verdicts(store, game_id) == []
     with freeze_time("2026-11-23 10:01:00", tick=True):
-        assert jobs.drain() == 1
+        assert jobs.drain(linger_s=0) == 1
     assert verdicts(store, game_id) == ["move-accepted"]
     assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
 
@@ -84,7 +85,7 @@ def test_a_retried_submission_still_pending_is_marked_for_judging_again(store, q
     again = client.post(game.url("/moves"), json={"move": {"type": "draw"}}, headers=key)
     assert again.json == first.json
     assert store.redis.zscore(DIRTY, game.id) is not None
-    jobs.drain()
+    jobs.drain(linger_s=0)
     assert client.get(game.url("/moves/2"), headers=game.seat(0)).json["status"] == "accepted"
 
 
@@ -93,7 +94,7 @@ def test_a_game_that_cannot_be_judged_does_not_stop_the_drain_for_the_others(sto
     store.redis.hset(keys.game(broken).proj, Field.STATE, b"{}")  # a state no engine can resume
     store.scheduler.mark_dirty(broken)
     store.scheduler.mark_dirty(sound)
-    assert jobs.drain() == 1
+    assert jobs.drain(linger_s=0) == 1
     assert verdicts(store, sound) == ["move-accepted"]
     assert verdicts(store, broken) == []
     assert store.redis.zscore(CLAIMED, broken) is not None  # to be tried again later
@@ -104,11 +105,11 @@ def test_a_game_locked_by_a_judge_that_died_stays_claimed_and_is_judged_after_th
     store.scheduler.mark_dirty(game_id)
     store.locks.take(game_id)  # its judge was killed holding the lock
     with freeze_time("2026-11-23 10:00:00", tick=True):
-        assert jobs.drain() == 0
+        assert jobs.drain(linger_s=0) == 0
         assert store.redis.zscore(CLAIMED, game_id) is not None  # not dropped
     store.redis.delete(keys.game(game_id).lock)  # the lock lapses before the claim does
     with freeze_time("2026-11-23 10:00:30", tick=True):
-        assert jobs.drain() == 1
+        assert jobs.drain(linger_s=0) == 1
     assert verdicts(store, game_id) == ["move-accepted"]
     assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
 
@@ -118,12 +119,13 @@ def test_a_game_found_locked_is_claimed_only_until_the_lock_lapses(store):
     store.scheduler.mark_dirty(game_id)
     # Its judge died holding the lock with 2 s of it left (Redis restarted under it, say).
     store.redis.set(keys.game(game_id).lock, "killed/0", px=2_000)
-    assert jobs.drain() == 0
+    assert jobs.drain(linger_s=0) == 0
     lapses = store.redis.zscore(CLAIMED, game_id)
     assert lapses is not None and lapses <= time.time() + 2  # not a whole claim (CLAIM_S) more
     store.redis.delete(keys.game(game_id).lock)  # the lock lapses...
     with freeze_time(datetime.fromtimestamp(lapses + 0.01, UTC), tick=True):
-        assert jobs.drain() == 1  # ...and the claim with it: the game is taken back at once
+        # ...and the claim with it: the game is taken back at once
+        assert jobs.drain(linger_s=0) == 1
     assert verdicts(store, game_id) == ["move-accepted"]
     assert store.redis.zcard(CLAIMED) == 0 and store.redis.zcard(DIRTY) == 0
 
@@ -158,3 +160,31 @@ def test_the_slots_of_dead_workers_do_not_keep_a_new_worker_from_judging(store, 
     took = judged_by_a_new_worker(store, quiet_url, game_id)
     assert took is not None
     print(f"\na game left by killed workers was judged {took:.2f} s after a worker started")
+
+
+def test_a_drain_waits_for_the_next_move_and_judges_it_in_the_same_job(store):
+    first = pending_game(store, seed="first")
+    store.scheduler.mark_dirty(first)
+    done = {}
+    draining = threading.Thread(target=lambda: done.update(written=jobs.drain(linger_s=3)))
+    draining.start()
+    store.log.wait(first, 2, 2000)  # its verdict: the drain now waits for more
+    second = pending_game(store, seed="second")  # a move a moment later, as a person plays
+    store.scheduler.mark_dirty(second)
+    store.log.wait(second, 2, 2000)
+    assert verdicts(store, second) == ["move-accepted"] and draining.is_alive()
+    draining.join(10)
+    assert done == {"written": 2}
+
+
+def test_a_waiting_drain_stops_within_a_second_when_its_worker_is_asked_to_stop(store):
+    draining = threading.Thread(target=jobs.drain, kwargs={"linger_s": 30})
+    draining.start()
+    time.sleep(0.3)
+    asked = time.monotonic()
+    jobs.STOPPING.set()
+    try:
+        draining.join(5)
+        assert not draining.is_alive() and time.monotonic() - asked < 1.5
+    finally:
+        jobs.STOPPING.clear()

@@ -92,7 +92,7 @@ def test_drain_job_judges_every_dirty_game(store, redis_url, monkeypatch):
     for game_id in games:
         submit(store, game_id, 0, {"type": "draw"})
         store.scheduler.mark_dirty(game_id)
-    jobs.drain()
+    jobs.drain(linger_s=0)
     # Worker processes of other tests may share the drain; either way nothing stays pending.
     for game_id in games:
         store.log.wait(game_id, 2, 5000)
