@@ -55,7 +55,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     args = parser.parse_args()
     port = free_port()
-    server = start_redis(port, "--save", "", "--appendonly", "no")
+    # The project's redis.conf (its memory settings), holding nothing on disk.
+    server = start_redis(port, str(ROOT / "redis.conf"), "--save", "", "--appendonly", "no")
     try:
         os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         redis_client = redis.Redis(port=port)
