@@ -34,6 +34,7 @@ No script or transaction spans two hash tags.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 GAMES = "tl:games"
@@ -83,6 +84,8 @@ class GameKeys:
         return f"{self.tag}:steps"
 
 
+# A verdict spells a game's keys a dozen times between the web and the worker.
+@functools.lru_cache(maxsize=4096)
 def game(game_id: str) -> GameKeys:
     tag = f"tl:{{{game_id}}}"
     return GameKeys(tag, *(f"{tag}:{name}" for name in _PER_GAME))

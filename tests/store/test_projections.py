@@ -1,11 +1,15 @@
 """Projections: written as one typed record with a verdict, read back in the parts readers need."""
 
+import random
+from types import MappingProxyType
+
 import orjson
 
 from engine import codec, log
 from engine.game import Table
 from engine.games import GAMES
-from store.projections import Position, Projection, Status
+from engine.playout import play
+from store.projections import Position, Projection, Status, state_json
 from tests.store.conftest import new_game, submit
 
 
@@ -17,6 +21,16 @@ def test_a_new_games_projections_describe_its_deal(store):
     at, state = store.projections.state(game_id)
     assert at == 1 and codec.decode(GAMES["coloretto"].state_type, state).drawn is None
     assert orjson.loads(stored) == state
+
+
+def test_a_state_is_stored_as_the_very_text_of_its_encoding():
+    for name, game in sorted(GAMES.items()):
+        for seats in game.seat_counts:
+            for state in play(game, seats, "stored", random.Random(seats)).states:
+                assert state_json(state) == orjson.dumps(codec.encode(state)).decode(), name
+    odd = {1: MappingProxyType({"k": (Table(3, {}, "s", ()),)})}  # a key and a mapping orjson
+    assert state_json(odd) == orjson.dumps(codec.encode(odd)).decode()  # writes no other way
+    assert state_json(odd).startswith('{"1":{"k":[{"seats":3,')
 
 
 def test_a_kept_score_is_read_only_at_the_version_it_was_computed_for(store):
