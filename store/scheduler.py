@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 import redis
 
 from store import keys
-from store.batch import Batch
+from store.batch import Batch, checked
 
 DRAINERS = 2
 CLAIM_S = 5.0
@@ -67,8 +68,9 @@ local function open_slot(dirty, first, ttl)
 end
 """
 
-# Mark a game dirty and ring the bell for a drain waiting for work; one token is enough to
-# wake a waiter, so the bell never holds more. ARGV[1] is {"now", "game", "flag_s",
+# Mark a game dirty and ring the bell for a drain waiting for work: the bell names the game, so
+# that the drain it wakes reads that game along with its claim. One token is enough to wake a
+# waiter, so the bell never holds more. ARGV[1] is {"now", "game", "flag_s",
 # "unless_claimed"}: with the last, a game that a drain has claimed is left to it (a reader
 # reminding the scheduler of a pending move); without a game it only opens a slot for the
 # games already waiting.
@@ -76,7 +78,7 @@ _MARK_DIRTY = _OPEN_SLOT + """
 local a = cjson.decode(ARGV[1])
 if a.game and not (a.unless_claimed and redis.call('ZSCORE', KEYS[2], a.game)) then
   redis.call('ZADD', KEYS[1], 'NX', a.now, a.game)
-  redis.call('LPUSH', KEYS[3], 1)
+  redis.call('LPUSH', KEYS[3], a.game)
   redis.call('LTRIM', KEYS[3], 0, 0)
 end
 return open_slot(KEYS[1], 4, a.flag_s)
@@ -150,6 +152,11 @@ end
 """
 
 
+# Commands about one game sent with a claim (`Scheduler.next_dirty`): they are queued in the
+# claim's batch, and the function they return is given its answers.
+Along = Callable[[Batch, str], Callable[[list[Any]], None]]
+
+
 class Scheduler:
     def __init__(self, client: redis.Redis):
         self.redis = client
@@ -183,7 +190,7 @@ class Scheduler:
 
     def next_dirty(
         self, slot: int, linger_s: float, worker: str = _QUEUED, at_most: int = 1,
-        give_up: threading.Event | None = None,
+        give_up: threading.Event | None = None, along: Along | None = None,
     ) -> list[str]:
         """Claim up to `at_most` games, marked dirty longest ago first, waiting up to `linger_s`
         for one to appear.
@@ -193,27 +200,40 @@ class Scheduler:
         (`judged`: the next claim does it without a round trip of its own). Claiming is one
         script, so it cannot block; waiting blocks on the bell that marking a game rings, a
         second at a time: each claim renews the slot's flag, and `give_up` (set) ends the wait.
-        `worker` names the process running the drain, for its slot's flag.
+        `worker` names the process running the drain, for its slot's flag. The claim that
+        follows a ring carries `along`'s commands about the game the bell named, in its round
+        trip, and returns whatever it claimed, nothing included.
         """
         deadline = time.monotonic() + linger_s
+        rung: str | None = None
         while True:
             now = time.time()
             # A string: a Lua number would reach Redis rounded, and the release compares it.
             until = repr(now + CLAIM_S)
             settled, self._settled = self._settled, []
-            claimed = self._claim(
-                keys=[keys.DIRTY, keys.CLAIMED, keys.draining(slot)],
-                args=[orjson.dumps({
+            batch = Batch(self.redis)
+            claiming = batch.script(
+                self._claim,
+                [keys.DIRTY, keys.CLAIMED, keys.draining(slot)],
+                [orjson.dumps({
                     "now": now, "until": until, "flag_s": _FLAG_S, "worker": worker,
                     "count": at_most, "settled": settled,
                 })],
             )
+            answered = along(batch, rung) if along is not None and rung is not None else None
+            answers = batch.run()
+            if answered is not None:
+                answered(answers)
+            claimed = checked(answers[claiming])
             left = deadline - time.monotonic()
-            if claimed or left <= 0 or (give_up is not None and give_up.is_set()):
+            stop = left <= 0 or (give_up is not None and give_up.is_set())
+            # What was sent along is the caller's to finish (a lock it took, say), at once.
+            if claimed or answered is not None or stop:
                 games = [game.decode() for game in claimed]
                 self._claims.update(dict.fromkeys(games, until))
                 return games
-            self.redis.blpop([keys.BELL], timeout=min(left, _WAIT_AT_ONCE_S))
+            rang = self.redis.blpop([keys.BELL], timeout=min(left, _WAIT_AT_ONCE_S))
+            rung = None if rang is None else rang[1].decode()
 
     def judged(self, game_id: str) -> None:
         """Release this drain's claim on a game it judged, with its next claim (a claim since

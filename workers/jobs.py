@@ -17,7 +17,7 @@ from store import Store
 from store.audits import AuditStatus
 from store.connection import cluster_url, redis_url
 from workers import presence
-from workers.validation import judge
+from workers.validation import ReadAhead, judge
 
 
 def _store() -> Store:
@@ -45,7 +45,8 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
     The job lingers for more work before it stops (`LINGER_S`): a stream of moves is judged by
     one job instead of one job each, under load and at a person's pace alike. The games
     claimed at once are judged in three round trips (claim, read, commit) whatever their
-    number; the claims on judged games are released by the next claim, and a game submitted to
+    number, and the game a bell woke the drain for in two (its read goes with the claim,
+    `ReadAhead`); the claims on judged games are released by the next claim, and a game submitted to
     while it was judged is judged again at once, its claim still held. A game that cannot be
     judged now must not stop the drain for every other game: locked by another worker (judging
     it, or dead while judging it), it keeps its claim until that lock lapses; failing (a bug),
@@ -55,15 +56,18 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
     store = _store()
     scheduler = store.scheduler
     worker = presence.me()
+    ahead = ReadAhead(store, worker)
     written = 0
     while True:
         again: list[str] = []
         while True:
             linger = 0 if again or STOPPING.is_set() else linger_s
-            claimed = scheduler.next_dirty(slot, linger, worker, BATCH - len(again), STOPPING)
-            if not (games := again + claimed):
+            claimed = scheduler.next_dirty(
+                slot, linger, worker, BATCH - len(again), STOPPING, along=ahead)
+            read = ahead.take()
+            if not (games := again + claimed + list(read)):
                 break
-            judged = judge(store, games, worker)
+            judged = judge(store, games, worker, read)
             written += judged.written
             for game_id in judged.done:
                 scheduler.judged(game_id)

@@ -13,13 +13,35 @@ def test_a_waiting_drain_is_woken_by_the_bell_a_marked_game_rings(store):
     scheduler = store.scheduler
     scheduler.mark_dirty("first")
     scheduler.mark_dirty("first")
-    assert store.redis.llen(BELL) == 1  # one token wakes a waiter; it never piles up
+    assert store.redis.lrange(BELL, 0, -1) == [b"first"]  # one token wakes a waiter, naming
+    # the game marked last; it never piles up
     assert scheduler.next_dirty(0, linger_s=0) == ["first"]
     store.redis.delete(BELL)
     later = threading.Timer(0.2, scheduler.mark_dirty, ["second"])
     later.start()
     assert scheduler.next_dirty(0, linger_s=30) == ["second"]
     later.join()
+
+
+def test_the_claim_after_a_ring_carries_commands_about_the_game_the_bell_named(store):
+    scheduler = store.scheduler
+    asked = []
+
+    def along(batch, game_id):
+        batch.add(lambda pipe: pipe.zscore(CLAIMED, game_id))
+        return lambda answers: asked.append((game_id, answers))
+
+    scheduler.mark_dirty("g")
+    assert scheduler.next_dirty(0, linger_s=0, along=along) == ["g"]
+    assert asked == []  # no ring was waited for: nothing to send along
+    store.redis.delete(BELL)
+    later = threading.Timer(0.2, scheduler.mark_dirty, ["rung"])
+    later.start()
+    assert scheduler.next_dirty(0, linger_s=30, along=along) == ["rung"]
+    later.join()
+    # One batch: the claim's answer, then the command sent along (run after the claim).
+    [(game_id, (claimed, score))] = asked
+    assert game_id == "rung" and claimed == [b"rung"] and score is not None
 
 
 def test_one_slot_opens_for_one_waiting_game_and_a_second_only_for_a_backlog(store):

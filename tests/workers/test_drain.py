@@ -177,6 +177,27 @@ def test_a_drain_waits_for_the_next_move_and_judges_it_in_the_same_job(store):
     assert done == {"written": 2}
 
 
+def test_a_drain_woken_by_the_bell_judges_the_game_it_names_even_if_another_drain_claimed_it(
+    store,
+):
+    """The game a ring names is read with the claim that follows it, claimed or not: judging
+    it under its lock is safe whoever holds its claim."""
+    game_id = pending_game(store)
+    store.scheduler.mark_dirty(game_id)  # rings the bell, naming the game
+    other = Store(store.redis).scheduler
+    assert other.next_dirty(1, linger_s=0) == [game_id]  # another drain claims it, and is slow
+    done = {}
+    draining = threading.Thread(target=lambda: done.update(written=jobs.drain(linger_s=3)))
+    draining.start()
+    # Judged at once, though the drain claimed nothing, and its lock released while the drain
+    # waits on: a lock kept over the wait would hold up the game's next move.
+    assert store.log.wait(game_id, 2, 1000) == 3
+    assert verdicts(store, game_id) == ["move-accepted"] and draining.is_alive()
+    assert store.redis.get(keys.game(game_id).lock) is None
+    draining.join(10)
+    assert done == {"written": 1}
+
+
 def test_a_waiting_drain_stops_within_a_second_when_its_worker_is_asked_to_stop(store):
     draining = threading.Thread(target=jobs.drain, kwargs={"linger_s": 30})
     draining.start()
