@@ -28,7 +28,7 @@ from service.problems import Problem
 from store import Store
 from store.audits import AuditStatus
 from store.connection import UNREACHABLE
-from store.log import Outcome, Writing, now
+from store.log import Landed, Outcome, Writing, now
 from store.projections import Projection, Status
 from workers import queue
 
@@ -184,6 +184,13 @@ def _listed(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
 # -- moves and verdicts -----------------------------------------------------------------------
 
 
+# A move's append waits this long at most, in its own round trip, for the verdict before the
+# web asks again (a verdict mostly comes well within it, even with 32 clients posting); what
+# leaves the log still, an append Redis runs again because it had lost the script, costs no
+# more than this.
+LOOK_S = 0.1
+
+
 def submit(
     store: Store,
     seen: Seen,
@@ -208,8 +215,14 @@ def submit(
         expected_version=body.get("expected_version"),
         idempotency=(idempotency_key, body_hash) if idempotency_key else None,
     )
-    appended, slots = store.submit(writing, based_on=(meta["version"], meta["hash"]))
-    _queue_drains(store, slots)
+    deadline = time.monotonic() + wait
+    # Without an expected version or a key the append is written or chained again (games are
+    # never deleted), so its round trip may go on to wait for the verdict.
+    plain = body.get("expected_version") is None and not idempotency_key
+    look_ms = max(1, int(min(wait, LOOK_S) * 1000)) if plain and wait > 0 else 0
+    submitted = store.submit(writing, (meta["version"], meta["hash"]), look_ms)
+    appended = submitted.appended
+    _queue_drains(store, submitted.slots)
     if appended.outcome == Outcome.CONFLICT:
         raise Problem(
             409,
@@ -223,7 +236,8 @@ def submit(
         )
     fresh = appended.outcome == Outcome.OK
     try:
-        answered = verdict(store, seen, appended.seq, wait, appended.version, fresh)
+        answered = verdict(store, seen, appended.seq, deadline - time.monotonic(),
+                           appended.version, fresh, submitted.seen)
     except UNREACHABLE:
         # The move is in the log; only its verdict could not be awaited: it is read later.
         answered = 202, {"seq": appended.seq, "status": "pending"}
@@ -266,10 +280,12 @@ def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
 
 
 def verdict(
-    store: Store, seen: Seen, seq: int, wait: float = 0, version: int = 0, fresh: bool = False
+    store: Store, seen: Seen, seq: int, wait: float = 0, version: int = 0, fresh: bool = False,
+    looked: Landed | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """The verdict on submission `seq`, waiting up to `wait` seconds for it (no polling)."""
-    found = _verdict_entry(store, seen.id, seq, wait, version or seen.meta["version"], fresh)
+    found = _verdict_entry(
+        store, seen.id, seq, wait, version or seen.meta["version"], fresh, looked)
     if found is None:
         return 202, {"seq": seq, "status": "pending"}
     shown = redact(found, seen.viewer)
@@ -286,12 +302,17 @@ def verdict(
 
 
 def _verdict_entry(
-    store: Store, game_id: str, seq: int, wait: float, version: int, fresh: bool
+    store: Store, game_id: str, seq: int, wait: float, version: int, fresh: bool,
+    looked: Landed | None,
 ) -> dict[str, Any] | None:
     """Look (unless the submission was appended just now, at `version`: nothing has judged it
-    yet), then block on the log for what lands past `version` until the verdict is among it."""
+    yet; or its append's round trip `looked` already), then block on the log for what lands
+    past `version` until the verdict is among it."""
     deadline = time.monotonic() + wait
-    found = None if fresh else store.log.verdict(game_id, seq)
+    if looked is not None:
+        version, found = looked
+    else:
+        found = None if fresh else store.log.verdict(game_id, seq)
     while found is None and (left := deadline - time.monotonic()) > 0:
         version, found = store.log.verdict_after(game_id, seq, version, max(1, int(left * 1000)))
     return found

@@ -13,6 +13,8 @@ queues always live on the standalone Redis, `queues`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import redis
 
 from store import connection
@@ -21,10 +23,20 @@ from store.batch import Batch, checked
 from store.counts import Counts
 from store.games import Games
 from store.locks import Locks
-from store.log import Appended, Log, Outcome, OutcomeUnknown, Writing
+from store.log import Appended, Landed, Log, Outcome, OutcomeUnknown, Writing, landed
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Scheduler, slot_of
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """What posting a submission came to."""
+
+    appended: Appended
+    slots: list[int]  # the drain slots to queue a job for
+    # What waiting for its verdict in the same round trip saw; None without such a wait.
+    seen: Landed | None = None
 
 
 class Store:
@@ -58,26 +70,34 @@ class Store:
             **replicas,
         )
 
-    def submit(self, writing: Writing, based_on: tuple[int, str]) -> tuple[Appended, list[int]]:
+    def submit(self, writing: Writing, based_on: tuple[int, str], look_ms: int = 0) -> Submitted:
         """Append a submission chained onto `based_on` and mark its game for judging, in one
-        round trip; the drain slots to queue a job for.
+        round trip; with `look_ms`, wait in that same round trip up to that long for its
+        verdict (`Log.verdict_after`).
 
         The game is marked whatever the append comes to: a needless mark costs a drain one
         look, and a retried submission still pending is judged even if its drain died. When
         another writer came first the submission is chained again and its game marked again,
-        since a drain may have looked at the game in between and found nothing.
+        since a drain may have looked at the game in between and found nothing; what the wait
+        saw then is no answer.
         """
         chained = writing.chained(*based_on)
         batch = Batch(self.redis)
         appending = self.log.queue_append(batch, chained)
         marking = self.scheduler.queue_mark(batch, writing.game_id)
+        seq = based_on[0] + 1
+        looking = (self.log.queue_verdict_after(batch, writing.game_id, seq, look_ms)
+                   if look_ms else None)
         try:
             answers = batch.run()
             appended = chained.outcome(checked(answers[appending]))
             slots = [slot_of(checked(answers[marking]))]
+            seen = None
             if appended.outcome == Outcome.MOVED:
                 appended = self.log.write(writing)
                 slots.append(self.scheduler.mark_dirty(writing.game_id))
+            elif looking is not None and appended.outcome == Outcome.OK:
+                seen = landed(checked(answers[looking]), seq, seq)
         except connection.UNREACHABLE as lost:
             raise OutcomeUnknown(writing.game_id) from lost
-        return appended, [slot for slot in slots if slot is not None]
+        return Submitted(appended, [slot for slot in slots if slot is not None], seen)

@@ -113,6 +113,24 @@ def now() -> str:
 _second: tuple[float, str] = (-1.0, "")
 
 
+# What a wait for a verdict saw: the last seq, and the verdict if it was among the entries.
+Landed = tuple[int, dict[str, Any] | None]
+
+
+def landed(found: Any, seq: int, after: int) -> Landed:
+    """What an XREAD of a log past `after` found: the last seq seen, and the verdict on
+    submission `seq` if it is among the entries."""
+    if not found:
+        return after, None
+    entries = found[0][1]
+    verdict = None
+    for _, fields in entries:
+        entry = orjson.loads(fields[b"e"])
+        if entry.get("of") == seq and entry["type"] in _VERDICTS:
+            verdict = entry
+    return int(entries[-1][0].split(b"-")[0]), verdict
+
+
 class OutcomeUnknown(Exception):
     """An append was sent but its answer was lost (the connection dropped, Redis went away):
     the entries may or may not be in the log."""
@@ -219,21 +237,16 @@ class Log:
             return after
         return int(found[0][1][-1][0].split(b"-")[0])
 
-    def verdict_after(
-        self, game_id: str, seq: int, after: int, timeout_ms: int
-    ) -> tuple[int, dict[str, Any] | None]:
+    def verdict_after(self, game_id: str, seq: int, after: int, timeout_ms: int) -> Landed:
         """Block until the log holds entries after `after` or the time is up (no polling); the
         last seq seen, and the verdict on submission `seq` if it is among those entries."""
         found = self.redis.xread({keys.game(game_id).log: f"{after}-0"}, block=timeout_ms)
-        if not found:
-            return after, None
-        landed = found[0][1]
-        verdict = None
-        for _, fields in landed:
-            entry = orjson.loads(fields[b"e"])
-            if entry.get("of") == seq and entry["type"] in _VERDICTS:
-                verdict = entry
-        return int(landed[-1][0].split(b"-")[0]), verdict
+        return landed(found, seq, after)
+
+    def queue_verdict_after(self, batch: Batch, game_id: str, after: int, timeout_ms: int) -> int:
+        """`verdict_after`'s wait, queued in a batch (`landed` reads its answer)."""
+        log = keys.game(game_id).log
+        return batch.add(lambda pipe: pipe.xread({log: f"{after}-0"}, block=timeout_ms))
 
     def append(
         self,

@@ -1,7 +1,11 @@
 """Appending to a game's log: chained, checked and written all at once, or not at all."""
 
+import threading
+
 from engine import log
+from store.log import Writing
 from tests.store.conftest import new_game, submit
+from workers.validation import judge_pending
 
 
 def test_entries_are_chained_and_numbered_without_gaps(store):
@@ -47,3 +51,45 @@ def test_appending_to_a_game_that_does_not_exist_writes_nothing(store):
     body = {"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}
     assert store.log.append("nowhere", [body]).outcome == "missing"
     assert store.redis.keys("*nowhere*") == []
+
+
+def _submission(game_id):
+    return Writing(game_id, ({"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}},),
+                   submission=True)
+
+
+def test_a_submission_s_round_trip_waits_for_its_verdict_when_asked(store):
+    game_id = new_game(store)
+    judging = threading.Timer(0.05, judge_pending, [store, game_id])
+    judging.start()
+    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
+    judging.join()
+    assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
+    last, verdict = submitted.seen
+    assert (last, verdict["type"], verdict["of"]) == (3, log.ACCEPTED, 2)
+
+
+def test_a_wait_that_sees_no_verdict_says_where_the_log_stood(store):
+    game_id = new_game(store)
+    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=20)
+    assert submitted.seen == (2, None)
+    assert store.submit(_submission(game_id), store.log.head(game_id)).seen is None
+
+
+def test_a_submission_chained_again_after_another_writer_brings_no_wait_of_its_own(store):
+    game_id = new_game(store)
+    stale = store.log.head(game_id)
+    submit(store, game_id)  # another writer first: the wait's entries are not about this one
+    submitted = store.submit(_submission(game_id), stale, look_ms=20)
+    assert (submitted.appended.outcome, submitted.appended.seq, submitted.seen) == ("ok", 3, None)
+    assert [e["seq"] for e in store.log.entries(game_id)] == [1, 2, 3]
+
+
+def test_a_submission_redis_lost_the_scripts_for_is_written_once_its_wait_is_over(store):
+    """The append fails (Redis restarted without its scripts) while the wait sent with it
+    blocks on a log that does not move: the wait ends, and the append is sent again."""
+    game_id = new_game(store)
+    store.redis.script_flush()
+    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=50)
+    assert (submitted.appended.outcome, submitted.seen) == ("ok", (2, None))
+    assert [e["seq"] for e in store.log.entries(game_id)] == [1, 2]
