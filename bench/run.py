@@ -47,9 +47,7 @@ def compare(clients: load.Clients, s: stack.Stack, args, count: int, label: str)
     print(f"{count} client{'s' * (count > 1)}, {args.game} of {args.players}, "
           f"{args.seconds:g} s a side, {args.workers} workers")
     for r in range(1, args.rounds + 1):
-        tracks = plays.prepare(s.service, args.game, args.players,
-                               count * args.games_per_client, f"{label}-{r}", args.options)
-        per_client = [tracks[c::count] for c in range(count)]
+        per_client = _dealt(s, args, count, f"{label}-{r}")
         sides = [("ceiling", s.ceiling, True), ("service", s.service, False)]
         figures = {}
         for name, base, cycle in sides if r % 2 else sides[::-1]:
@@ -68,6 +66,25 @@ def compare(clients: load.Clients, s: stack.Stack, args, count: int, label: str)
         print("           service CPU a verdict: " + "   ".join(
             f"{role} {t / service.answers * 1000:5.2f} ms" for role, t in spent.items()))
     return grew
+
+
+# More verdicts a second than one client of the service gets alone, waiting for each (about
+# 600 on a quiet 2-core machine): what a client's games must hold, shared among the clients.
+_VERDICTS_A_SECOND = 1000
+
+
+def _dealt(s: stack.Stack, args, count: int, label: str) -> list[list[plays.Track]]:
+    """`--games-per-client` games for each of `count` clients, and more while a client could
+    post every move it holds before the clock stops (one client alone would)."""
+    need = args.seconds * _VERDICTS_A_SECOND / count
+    tracks = plays.prepare(s.service, args.game, args.players, count * args.games_per_client,
+                           label, args.options)
+    dealt = [tracks[c::count] for c in range(count)]
+    while min(sum(len(t.bodies) for t in mine) for mine in dealt) < need:
+        more = plays.prepare(s.service, args.game, args.players, count,
+                             f"{label}-{len(dealt[0])}", args.options)
+        dealt = [mine + [game] for mine, game in zip(dealt, more, strict=True)]
+    return dealt
 
 
 def long_game(s: stack.Stack, args) -> None:
