@@ -10,7 +10,8 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
   same bodies for the same time, and the ratios; each pair `--rounds` times, in turn; and the
   CPU time the service's web, judging workers and Redis spent a verdict meanwhile;
 - the latency of a verdict at move 500 of a long game beside move 5 of a fresh one;
-- one client's verdicts at a person's pace (a move every 0.3 s);
+- one client's verdicts at a person's pace (a move every 0.3 s), and what a Redis round trip
+  costs right after another and after a pause (the wake-ups such a verdict pays);
 - the audit of a finished game through a worker;
 - one client's verdict latency, quiet and under a flood of audits from other clients, in turns;
 - Redis memory against the canonical JSON of the stored entries, as used_memory grew and as
@@ -127,6 +128,24 @@ def paced(s: stack.Stack, args) -> None:
     took.sort()
     print(f"one client at a person's pace (a move every {args.pace:g} s, {len(took)} moves)")
     print(f"  p50 {statistics.median(took):7.1f} ms   p90 {took[int(len(took) * 0.9)]:7.1f} ms")
+
+
+def wake_ups(s: stack.Stack, args) -> None:
+    """A Redis round trip (PING) right after another and after a pause: a process woken from
+    a wait pays for its wake-up on these machines, and a verdict at a person's pace wakes one
+    process after another (web, Redis, worker) on its way."""
+    connection = redis.Redis.from_url(s.redis_url)
+    pings = []
+    for pause in (0, 0.01, args.pace):
+        took = []
+        for _ in range(args.wake_pings):
+            time.sleep(pause)
+            began = time.perf_counter()
+            connection.ping()
+            took.append((time.perf_counter() - began) * 1e6)
+        pings.append(f"{statistics.median(took):5.0f} us after {pause:g} s")
+    print("a Redis round trip (PING, p50), right after another and after a pause")
+    print("  " + "   ".join(pings))
 
 
 def fast_forward(http: Client, track: plays.Track, upto: int) -> None:
@@ -275,6 +294,7 @@ def service_figures(args) -> None:
             print("  " + line)
         long_game(s, args)
         paced(s, args)
+        wake_ups(s, args)
         audit_flood(s, args, audits(s, args))
         print("Redis memory of every stored game, given back when they are deleted:")
         for line in footprint.freed(connection):
@@ -297,6 +317,8 @@ def main() -> None:
     parser.add_argument("--long-window", type=int, default=60,
                         help="moves timed around --long-at, and as many at the start of a game")
     parser.add_argument("--paced-moves", type=int, default=40)
+    parser.add_argument("--wake-pings", type=int, default=20,
+                        help="Redis round trips timed after each pause")
     parser.add_argument("--pace", type=float, default=0.3,
                         help="seconds between the paced client's moves")
     parser.add_argument("--audits", type=int, default=5)

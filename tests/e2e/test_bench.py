@@ -22,6 +22,8 @@ _FIGURES = {
                      rf"\s+Redis\s+{_NUMBER} ms",
     "late verdict": rf"p50 at move ~30\s+{_NUMBER} ms\s+at move ~5\s+{_NUMBER} ms\s+ratio",
     "paced": rf"a person's pace .*\n\s+p50\s+{_NUMBER} ms\s+p90\s+{_NUMBER} ms",
+    "wake-ups": rf"{_NUMBER} us after 0 s\s+{_NUMBER} us after 0.01 s\s+"
+                rf"{_NUMBER} us after 0.1 s",
     "audit": rf"min\s+{_NUMBER} ms\s+median\s+{_NUMBER} ms\s+max\s+{_NUMBER} ms",
     "audit flood": rf"flood\s+p50\s+{_NUMBER} ms\s+p99\s+{_NUMBER} ms\s+p99 ratio\s+{_NUMBER}",
     "engine": rf"coloretto\s+4 players\s+{_NUMBER} moves/s\s+rebuild of a finished game",
@@ -33,8 +35,8 @@ def test_the_benchmark_prints_every_figure():
         [sys.executable, "-m", "bench.run", "--seconds", "1", "--rounds", "1", "--clients", "3",
          "--games-per-client", "1", "--client-processes", "1", "--workers", "1",
          "--options", '{"deals": 1}', "--long-at", "30", "--long-window", "10",
-         "--paced-moves", "3", "--pace", "0.1", "--audits", "1", "--flooders", "2",
-         "--flood-moves", "10", "--playouts", "1", "--titles", "coloretto"],
+         "--paced-moves", "3", "--pace", "0.1", "--wake-pings", "2", "--audits", "1",
+         "--flooders", "2", "--flood-moves", "10", "--playouts", "1", "--titles", "coloretto"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
