@@ -237,7 +237,7 @@ def submit(
     fresh = appended.outcome == Outcome.OK
     try:
         answered = verdict(store, seen, appended.seq, deadline - time.monotonic(),
-                           appended.version, fresh, submitted.seen)
+                           appended.version, fresh, submitted.looked)
     except UNREACHABLE:
         # The move is in the log; only its verdict could not be awaited: it is read later.
         answered = 202, {"seq": appended.seq, "status": "pending"}

@@ -36,7 +36,7 @@ class Submitted:
     appended: Appended
     slots: list[int]  # the drain slots to queue a job for
     # What waiting for its verdict in the same round trip saw; None without such a wait.
-    seen: Landed | None = None
+    looked: Landed | None = None
 
 
 class Store:
@@ -92,12 +92,12 @@ class Store:
             answers = batch.run()
             appended = chained.outcome(checked(answers[appending]))
             slots = [slot_of(checked(answers[marking]))]
-            seen = None
+            looked = None
             if appended.outcome == Outcome.MOVED:
                 appended = self.log.write(writing)
                 slots.append(self.scheduler.mark_dirty(writing.game_id))
             elif looking is not None and appended.outcome == Outcome.OK:
-                seen = landed(checked(answers[looking]), seq, seq)
+                looked = landed(checked(answers[looking]), seq, seq)
         except connection.UNREACHABLE as lost:
             raise OutcomeUnknown(writing.game_id) from lost
-        return Submitted(appended, [slot for slot in slots if slot is not None], seen)
+        return Submitted(appended, [slot for slot in slots if slot is not None], looked)

@@ -63,8 +63,7 @@ def judge(store: Store, game_ids: Sequence[str], worker: str = "",
     reads = Batch(store.redis)
     # A game may be listed twice (judged again, and marked again meanwhile): it is judged once.
     queued = {
-        g: store.locks.queue_judging(reads, g, _cached_seq(g), worker)
-        for g in dict.fromkeys(game_ids) if g not in ahead
+        g: _queue_read(store, reads, g, worker) for g in dict.fromkeys(game_ids) if g not in ahead
     }
     answers = reads.run()
     read = {g: Read(answers[index], token) for g, (index, token) in queued.items()}
@@ -104,6 +103,12 @@ def judge(store: Store, game_ids: Sequence[str], worker: str = "",
     return judged
 
 
+def _queue_read(store: Store, batch: Batch, game_id: str, worker: str) -> tuple[int, str]:
+    """Queue taking a game's lock and reading it, its stored state only if this process does
+    not hold the state already."""
+    return store.locks.queue_judging(batch, game_id, _cached_seq(game_id), worker)
+
+
 class Read(NamedTuple):
     """A game's judging read (`Locks.queue_judging`): its answer, and the lock's token."""
 
@@ -123,8 +128,7 @@ class ReadAhead:
         self._read: dict[str, Read] = {}
 
     def __call__(self, batch: Batch, game_id: str) -> Callable[[list[Any]], None]:
-        index, token = self.store.locks.queue_judging(
-            batch, game_id, _cached_seq(game_id), self.worker)
+        index, token = _queue_read(self.store, batch, game_id, self.worker)
 
         def keep(answers: list[Any]) -> None:
             self._read[game_id] = Read(answers[index], token)

@@ -65,15 +65,15 @@ def test_a_submission_s_round_trip_waits_for_its_verdict_when_asked(store):
     submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
     judging.join()
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
-    last, verdict = submitted.seen
+    last, verdict = submitted.looked
     assert (last, verdict["type"], verdict["of"]) == (3, log.ACCEPTED, 2)
 
 
 def test_a_wait_that_sees_no_verdict_says_where_the_log_stood(store):
     game_id = new_game(store)
     submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=20)
-    assert submitted.seen == (2, None)
-    assert store.submit(_submission(game_id), store.log.head(game_id)).seen is None
+    assert submitted.looked == (2, None)
+    assert store.submit(_submission(game_id), store.log.head(game_id)).looked is None
 
 
 def test_a_submission_chained_again_after_another_writer_brings_no_wait_of_its_own(store):
@@ -81,7 +81,7 @@ def test_a_submission_chained_again_after_another_writer_brings_no_wait_of_its_o
     stale = store.log.head(game_id)
     submit(store, game_id)  # another writer first: the wait's entries are not about this one
     submitted = store.submit(_submission(game_id), stale, look_ms=20)
-    assert (submitted.appended.outcome, submitted.appended.seq, submitted.seen) == ("ok", 3, None)
+    assert (submitted.appended.outcome, submitted.appended.seq, submitted.looked) == ("ok", 3, None)
     assert [e["seq"] for e in store.log.entries(game_id)] == [1, 2, 3]
 
 
@@ -91,5 +91,5 @@ def test_a_submission_redis_lost_the_scripts_for_is_written_once_its_wait_is_ove
     game_id = new_game(store)
     store.redis.script_flush()
     submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=50)
-    assert (submitted.appended.outcome, submitted.seen) == ("ok", (2, None))
+    assert (submitted.appended.outcome, submitted.looked) == ("ok", (2, None))
     assert [e["seq"] for e in store.log.entries(game_id)] == [1, 2]
