@@ -19,6 +19,7 @@ from flask.json.provider import JSONProvider
 
 from schemas import api
 from service import audits, games, limits, meta, moves, openapi, pages, web
+from service.known import Known
 from store import Store
 from store.connection import cluster_url, redis_url
 from store.health import forgetting
@@ -60,6 +61,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         replica_acks=app.config["REPLICA_ACKS"],
         replica_ack_ms=app.config["REPLICA_ACK_MS"],
     )
+    app.extensions["known"] = Known()
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
     app.before_request(web.refuse_large_bodies)

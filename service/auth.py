@@ -9,7 +9,7 @@ from typing import Any
 from engine.game import SPECTATOR, TABLE, Game, Viewer
 from engine.log import rules
 from engine.visibility import shown_to
-from service.limits import UNLIMITED, Asked
+from service.limits import UNLIMITED, Asked, Owed
 from service.problems import Problem
 from store import Store
 
@@ -54,6 +54,8 @@ class Seen:
     game: Game
     caller: Caller
     finished: bool
+    # Its rate limits' counts, when the request did not take them with the game's context.
+    owed: Owed | None = None
 
     @property
     def viewer(self) -> Viewer:

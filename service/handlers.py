@@ -12,7 +12,7 @@ import hashlib
 import secrets
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 
@@ -24,11 +24,12 @@ from engine.visibility import redact
 from schemas import loader
 from schemas.moves import MOVES
 from service.auth import Seen
+from service.known import Known
 from service.problems import Problem
 from store import Store
 from store.audits import AuditStatus
 from store.connection import UNREACHABLE
-from store.log import Landed, Outcome, Writing, now
+from store.log import Appended, Landed, Outcome, Writing, now
 from store.projections import Projection, Status
 from workers import queue
 
@@ -197,13 +198,14 @@ def submit(
     body: dict[str, Any],
     idempotency_key: str | None,
     wait: float,
+    known: Known | None = None,
 ) -> tuple[int, dict[str, Any]]:
+    """Append a move (`known` remembers what its verdict's wait saw of the game)."""
     meta, game, game_id = seen.meta, seen.game, seen.id
     seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]))
     move = _well_formed(game.name, body["move"])
     if seen.finished:
-        over = GameOver()
-        raise Problem(409, over.code, over.detail)
+        _over()
     entry = log.submission(seat, move)
     body_hash = hashlib.sha256(
         log.canonical({"seat": seat, "move": move, "v": body.get("expected_version")})
@@ -214,6 +216,7 @@ def submit(
         submission=True,
         expected_version=body.get("expected_version"),
         idempotency=(idempotency_key, body_hash) if idempotency_key else None,
+        counts=seen.owed.take() if seen.owed else (),
     )
     deadline = time.monotonic() + wait
     # Without an expected version or a key the append is written or chained again (games are
@@ -223,26 +226,51 @@ def submit(
     submitted = store.submit(writing, (meta["version"], meta["hash"]), look_ms)
     appended = submitted.appended
     _queue_drains(store, submitted.slots)
-    if appended.outcome == Outcome.CONFLICT:
-        raise Problem(
-            409,
-            "version-conflict",
-            f"the log is at version {appended.version}, not {body['expected_version']}",
-            version=appended.version,
-        )
-    if appended.outcome == Outcome.IDEMPOTENT and appended.body_hash != body_hash:
-        raise Problem(
-            422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
-        )
+    _refused(seen, appended, body.get("expected_version"), body_hash, known)
     fresh = appended.outcome == Outcome.OK
     try:
-        answered = verdict(store, seen, appended.seq, deadline - time.monotonic(),
-                           appended.version, fresh, submitted.looked)
+        waited = _verdict_entry(store, game_id, appended.seq, deadline - time.monotonic(),
+                                appended.version, fresh, submitted.looked)
+        answered = _verdict_answer(appended.seq, waited[1], seen.viewer)
     except UNREACHABLE:
         # The move is in the log; only its verdict could not be awaited: it is read later.
         answered = 202, {"seq": appended.seq, "status": "pending"}
+    else:
+        if known is not None:
+            known.saw(game_id, waited)
     replicated(store, game_id)
     return answered
+
+
+def _refused(seen: Seen, appended: Appended, expected: int | None, body_hash: str,
+             known: Known | None) -> None:
+    """The problem (raised) when the append did not take the move."""
+    outcome = appended.outcome
+    if outcome in (Outcome.FINISHED, Outcome.MISSING) and known is not None:
+        known.forget(seen.id)
+    if outcome == Outcome.LIMITED:
+        assert seen.owed is not None
+        raise seen.owed.refusal(appended.refused)
+    if outcome == Outcome.FINISHED:
+        _over()
+    if outcome == Outcome.MISSING:  # only a game remembered is looked up no more
+        raise Problem(404, "game-not-found", f"there is no game {seen.id!r}")
+    if outcome == Outcome.CONFLICT:
+        raise Problem(
+            409,
+            "version-conflict",
+            f"the log is at version {appended.version}, not {expected}",
+            version=appended.version,
+        )
+    if outcome == Outcome.IDEMPOTENT and appended.body_hash != body_hash:
+        raise Problem(
+            422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
+        )
+
+
+def _over() -> NoReturn:
+    over = GameOver()
+    raise Problem(409, over.code, over.detail)
 
 
 def _queue_drains(store: Store, slots: list[int]) -> None:
@@ -284,11 +312,16 @@ def verdict(
     looked: Landed | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """The verdict on submission `seq`, waiting up to `wait` seconds for it (no polling)."""
-    found = _verdict_entry(
+    _, found = _verdict_entry(
         store, seen.id, seq, wait, version or seen.meta["version"], fresh, looked)
+    return _verdict_answer(seq, found, seen.viewer)
+
+
+def _verdict_answer(seq: int, found: dict[str, Any] | None, viewer: Viewer
+                    ) -> tuple[int, dict[str, Any]]:
     if found is None:
         return 202, {"seq": seq, "status": "pending"}
-    shown = redact(found, seen.viewer)
+    shown = redact(found, viewer)
     accepted = found["type"] == log.ACCEPTED
     answer = {
         "seq": seq,
@@ -304,10 +337,10 @@ def verdict(
 def _verdict_entry(
     store: Store, game_id: str, seq: int, wait: float, version: int, fresh: bool,
     looked: Landed | None,
-) -> dict[str, Any] | None:
+) -> Landed:
     """Look (unless the submission was appended just now, at `version`: nothing has judged it
     yet; or its append's round trip `looked` already), then block on the log for what lands
-    past `version` until the verdict is among it."""
+    past `version` until the verdict is among it; the last seq seen, and the verdict."""
     deadline = time.monotonic() + wait
     if looked is not None:
         version, found = looked
@@ -315,7 +348,7 @@ def _verdict_entry(
         found = None if fresh else store.log.verdict(game_id, seq)
     while found is None and (left := deadline - time.monotonic()) > 0:
         version, found = store.log.verdict_after(game_id, seq, version, max(1, int(left * 1000)))
-    return found
+    return version, found
 
 
 def lookup(store: Store, seen: Seen, seq: int) -> dict[str, Any]:

@@ -105,11 +105,10 @@ class Counted:
     @property
     def count(self) -> Count:
         key = self.rate.key_for(_NAMESPACE, self.limit.scope, self.key)
-        return Count(key, self.rate.get_expiry(), self.hit)
+        return Count(key, self.rate.get_expiry(), self.hit, self.rate.amount)
 
     def allows(self, count: int) -> bool:
-        """As the `limits` library's fixed windows: a hit up to the rate, a look below it."""
-        return count <= self.rate.amount if self.hit else count < self.rate.amount
+        return self.count.allows(count)
 
 
 class _Counter:
@@ -156,9 +155,13 @@ class _Limits:
         self.refused = _Refused(max(rate.get_expiry() for rate in self.failed_auth.rates))
         self.counter = _Counter(counts)
 
-    def counted(self) -> list[Counted]:
+    def counted(self, game_id: str | None = None) -> list[Counted]:
         """What this request counts against: its token's requests (or its address's, without
-        a token), its endpoint's own limit, and a look at its address's refused tokens."""
+        a token), its endpoint's own limit, and a look at its address's refused tokens.
+
+        A token's count for a request about a game lives under that game's hash tag: a token
+        is good for one game only, and the append of a move to it can take the count itself,
+        on a Redis Cluster too (`store.log`)."""
         token, address = request.headers.get("Authorization"), _address()
         counted = []
         if token is not None and self.refused.lately(address):
@@ -166,7 +169,8 @@ class _Limits:
         if token is None:
             counted += _rates(self.per_address, address)
         else:
-            counted += _rates(self.per_token, token)
+            counted += _rates(self.per_token, token if game_id is None else
+                              f"{{{game_id}}}/{token}")
         if (limit := self.on_endpoint.get(request.endpoint)) is not None:
             counted += _rates(limit, address)
         return counted
@@ -183,7 +187,7 @@ class _Limits:
         """A 429 (raised) when a count is past its rate."""
         for one, count in zip(counted, counts, strict=True):
             if not one.allows(count):
-                raise self._refusal(one)
+                raise self.refusal(one)
 
     def count_refusal(self, response: Response) -> Response:
         """A token refused (401) counts against its address, once this process refused that
@@ -195,7 +199,7 @@ class _Limits:
             self.refused.saw(address)
         return response
 
-    def _refusal(self, refused: Counted) -> Problem:
+    def refusal(self, refused: Counted) -> Problem:
         window = refused.rate.get_expiry()
         # Never past the window's own length, nor under a second.
         wait = min(window, max(1, math.ceil(self.counter.lapses_in_s(refused.count))))
@@ -233,15 +237,43 @@ class Asked:
         if self.limits is not None:
             self.limits.refuse_past(self.counted, taken)
 
+    def within(self, game_id: str) -> bool:
+        """Whether every count lives under the game's hash tag (an append can take them)."""
+        return all(c.key.startswith(f"{{{game_id}}}/") for c in self.counted)
+
 
 UNLIMITED = Asked()
 
 
-def asked() -> Asked:
-    """For a view marked `taken_with_context`: the counts its request takes (none when the
-    limits are off)."""
+def asked(game_id: str) -> Asked:
+    """For a view marked `taken_with_context`: the counts its request about `game_id` takes
+    (none when the limits are off)."""
     limits: _Limits | None = current_app.extensions.get("limits")
-    return UNLIMITED if limits is None else Asked(limits.counted(), limits)
+    return UNLIMITED if limits is None else Asked(limits.counted(game_id), limits)
+
+
+class Owed:
+    """The counts of a request that did not take them with its game's context: the append of
+    its move takes them (`take`), or, should it be refused before that, `settle` does."""
+
+    def __init__(self, asked: Asked):
+        self.asked = asked
+        self.taken = False
+
+    def take(self) -> tuple[Count, ...]:
+        self.taken = True
+        return tuple(self.asked.counts)
+
+    def settle(self) -> None:
+        """Take the counts now unless they were (a 429, raised, when one is past its rate)."""
+        if not self.taken and self.asked.limits is not None:
+            self.taken = True
+            self.asked.refuse_past(self.asked.limits.counter.take(self.asked.counts))
+
+    def refusal(self, index: int) -> Problem:
+        """The 429 of the count at `index`, which the append found past its rate."""
+        assert self.asked.limits is not None
+        return self.asked.limits.refusal(self.asked.counted[index])
 
 
 def register(app: Flask) -> None:

@@ -6,13 +6,13 @@ from schemas import api
 from service import handlers
 from service.auth import Seen
 from service.problems import problem_response
-from service.web import Blueprint, about_game, answer, store
+from service.web import Blueprint, about_game, about_played_game, answer, known, store
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
 
 
 @bp.post("/<game_id>/moves")
-@about_game
+@about_played_game
 @bp.arguments(api.Submission)
 @bp.arguments(api.Wait, location="query")
 @bp.arguments(api.IdempotencyKey, location="headers")
@@ -23,7 +23,7 @@ bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
 def submit(game: Seen, submission: dict, query: dict, headers: dict):
     """Submit a move; `wait` answers with its verdict (a 422 names the rule it broke)."""
     status, verdict = handlers.submit(
-        store(), game, submission, headers.get("key"), query["wait"]
+        store(), game, submission, headers.get("key"), query["wait"], known()
     )
     if status == 422:
         return problem_response(422, verdict["code"], verdict["detail"], **_rest(verdict))

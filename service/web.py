@@ -21,6 +21,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from schemas import api, loader
 from service import limits
 from service.auth import operator, seen
+from service.known import Known
 from service.problems import PROBLEM_JSON, Problem
 from store import Store
 
@@ -47,14 +48,45 @@ def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
     trip) before any input is read, and the route documents the token and the refusals any
     route about a game may give."""
 
-    @limits.taken_with_context
     @functools.wraps(view)
     def looked_up(game_id: str, **rest: Any) -> Response:
-        game = seen(store(), game_id, request.headers.get("Authorization", ""), limits.asked())
+        game = seen(store(), game_id, request.headers.get("Authorization", ""),
+                    limits.asked(game_id))
         return view(game, **rest)
 
+    return _documented(looked_up)
+
+
+def about_played_game(view: Callable[..., Response]) -> Callable[..., Response]:
+    """`about_game` for posting a move: a game this process took moves for before is not
+    looked up again (`service.known`), and the request's rate limits' counts go with the
+    move's append, or are taken before its refusal."""
+
+    @functools.wraps(view)
+    def looked_up(game_id: str, **rest: Any) -> Response:
+        authorization = request.headers.get("Authorization", "")
+        asked = limits.asked(game_id)
+        remembered = known().seen(game_id, authorization, asked)
+        if remembered is None:
+            game = seen(store(), game_id, authorization, asked)
+            known().learn(game, authorization)
+            return view(game, **rest)
+        try:
+            return view(remembered, **rest)
+        except Exception:
+            remembered.owed.settle()  # a 429 first, as when counted with the context
+            raise
+
+    return _documented(looked_up)
+
+
+def _documented(looked_up: Callable[..., Response]) -> Callable[..., Response]:
     documented = flask_smorest.Blueprint.doc(security=[{}, {TOKEN: []}], responses=_ABOUT_GAME)
-    return documented(looked_up)
+    return documented(limits.taken_with_context(looked_up))
+
+
+def known() -> Known:
+    return current_app.extensions["known"]
 
 
 _BY_OPERATOR = {str(s.value): s.name for s in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN)}

@@ -13,13 +13,13 @@ queues always live on the standalone Redis, `queues`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import redis
 
 from store import connection
 from store.audits import Audits
-from store.batch import Batch, checked
+from store.batch import Batch, NothingSent, checked
 from store.counts import Counts
 from store.games import Games
 from store.locks import Locks
@@ -73,31 +73,42 @@ class Store:
     def submit(self, writing: Writing, based_on: tuple[int, str], look_ms: int = 0) -> Submitted:
         """Append a submission chained onto `based_on` and mark its game for judging, in one
         round trip; with `look_ms`, wait in that same round trip up to that long for its
-        verdict (`Log.verdict_after`).
+        verdict (`Log.verdict_after`), a wait the append ends at once should it refuse.
 
         The game is marked whatever the append comes to: a needless mark costs a drain one
         look, and a retried submission still pending is judged even if its drain died. When
-        another writer came first the submission is chained again and its game marked again,
-        since a drain may have looked at the game in between and found nothing; what the wait
-        saw then is no answer.
+        another writer came first (`based_on` was stale) the submission is chained onto the
+        head the refusal names and sent again, mark and wait included, since a drain may
+        have looked at the game in between and found nothing. Its rate limits' counts are
+        taken by the first try alone.
         """
-        chained = writing.chained(*based_on)
-        batch = Batch(self.redis)
-        appending = self.log.queue_append(batch, chained)
-        marking = self.scheduler.queue_mark(batch, writing.game_id)
-        seq = based_on[0] + 1
-        looking = (self.log.queue_verdict_after(batch, writing.game_id, seq, look_ms)
-                   if look_ms else None)
-        try:
-            answers = batch.run()
-            appended = chained.outcome(checked(answers[appending]))
-            slots = [slot_of(checked(answers[marking]))]
-            looked = None
-            if appended.outcome == Outcome.MOVED:
-                appended = self.log.write(writing)
-                slots.append(self.scheduler.mark_dirty(writing.game_id))
-            elif looking is not None and appended.outcome == Outcome.OK:
-                looked = landed(checked(answers[looking]), seq, seq)
-        except connection.UNREACHABLE as lost:
-            raise OutcomeUnknown(writing.game_id) from lost
+        slots: list[int | None] = []
+        for _ in range(_TRIES):
+            chained = writing.chained(*based_on, nudge=bool(look_ms))
+            batch = Batch(self.redis)
+            appending = self.log.queue_append(batch, chained)
+            marking = self.scheduler.queue_mark(batch, writing.game_id)
+            seq = based_on[0] + 1
+            looking = (self.log.queue_verdict_after(batch, chained, seq, look_ms)
+                       if look_ms else None)
+            try:
+                answers = batch.run()
+                appended = chained.outcome(checked(answers[appending]))
+                slots.append(slot_of(checked(answers[marking])))
+            except NothingSent:
+                raise
+            except connection.UNREACHABLE as lost:
+                raise OutcomeUnknown(writing.game_id) from lost
+            if appended.outcome != Outcome.MOVED:
+                break
+            based_on, writing = (appended.version, appended.hash), replace(writing, counts=())
+        else:
+            raise RuntimeError(f"game {writing.game_id}: could not append after {_TRIES} tries")
+        looked = None
+        if looking is not None and appended.outcome == Outcome.OK:
+            looked = landed(checked(answers[looking]), seq, seq)
         return Submitted(appended, [slot for slot in slots if slot is not None], looked)
+
+
+# Tries of an append whose log another writer moved meanwhile, before giving up.
+_TRIES = 100

@@ -52,6 +52,12 @@ class Batch:
             # Its pipelines refuse scripts: on a cluster a batch costs a round trip a step.
             return [self._one(step) for step in steps]
         pipe = self.client.pipeline(transaction=False)
+        try:
+            # Taken here, where the pipeline would take it, to tell a Redis that could not be
+            # reached from one that went away after the commands were sent.
+            pipe.connection = pipe.connection_pool.get_connection()
+        except (redis.ConnectionError, redis.TimeoutError) as away:
+            raise NothingSent(str(away)) from away
         for step in steps:
             step(pipe)
         return pipe.execute(raise_on_error=False)
@@ -62,6 +68,10 @@ class Batch:
             return step(self.client)
         except ResponseError as refused:  # as a pipeline answers it; Redis going away raises
             return refused
+
+
+class NothingSent(redis.ConnectionError):
+    """Redis could not be reached: none of a batch's commands was sent."""
 
 
 def checked(answer: Any) -> Any:

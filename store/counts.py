@@ -22,6 +22,11 @@ class Count:
     key: str  # the limit's key for what it counts (`limits.RateLimitItem.key_for`)
     window_s: int
     hit: bool  # this request counts; else its count is only looked at
+    most: int  # the rate's: a hit allowed up to it, a look below it
+
+    def allows(self, taken: int) -> bool:
+        """As the `limits` library's fixed windows (and `store.log`'s append script)."""
+        return taken <= self.most if self.hit else taken < self.most
 
     @property
     def stored_as(self) -> str:

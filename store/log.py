@@ -18,7 +18,7 @@ import math
 import secrets
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -28,56 +28,95 @@ import redis
 from engine.log import ACCEPTED, REJECTED, chain
 from store import keys
 from store.batch import Batch
+from store.counts import Count
 from store.projections import Field, Projection
 
 # ARGV[1] is one JSON object: `based_on` (the version the entries were chained onto),
 # `entries` (how many), `hash` (the last one's), `verdicts` ([submission seq, verdict seq]
 # pairs), and when they apply `expected_version`, `idempotency` ({key, body_hash}),
-# `submitted` (a submission's seq) and `nonce` (stored beside a submission's first entry).
-# The entries follow, each its canonical JSON as stored, then the proj hash's fields and
-# values: passed as they are, not as strings inside that object, they are neither escaped
-# nor decoded again (a late game's state is kilobytes).
+# `submitted` (a submission's seq: the game must be in progress), `nonce` (stored beside a
+# submission's first entry) and `counts` (the rate limits' counts the request takes, each
+# {window, most, hit}, whose keys are KEYS[7..]: they are taken first, whatever the append
+# comes to). The entries follow, each its canonical JSON as stored, then the proj hash's
+# fields and values: passed as they are, not as strings inside that object, they are neither
+# escaped nor decoded again (a late game's state is kilobytes). With `nudge` set, a refusal
+# adds an entry to the stream KEYS[6], which only a wait sent with the append reads
+# (`Log.queue_verdict_after`): it ends at once instead of watching a log the append did not
+# write to.
 _APPEND = """
-local log, meta, idem, index, proj = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
 local fields_from = a.entries + 2
-local version = tonumber(redis.call('HGET', meta, 'version'))
-if not version then return {'missing', '0'} end
-if a.idempotency then
-  local seen = redis.call('HGET', idem, a.idempotency.key)
-  if seen then return {'idempotent', seen} end
-end
-if a.nonce and a.based_on ~= version then
-  -- Sent again after its answer was lost: it was written, and is answered as written.
-  local at = (a.based_on + 1) .. '-0'
-  local there = redis.call('XRANGE', log, at, at)
-  if #there == 1 and there[1][2][4] == a.nonce then
-    return {'ok', tostring(a.based_on + a.entries)}
+
+local function counted()
+  local refused = false
+  for i, count in ipairs(a.counts or {}) do
+    local key, taken = KEYS[6 + i], 0
+    if count.hit then
+      taken = redis.call('INCR', key)
+      redis.call('EXPIRE', key, count.window, 'NX')
+    else
+      taken = tonumber(redis.call('GET', key) or '0')
+    end
+    local allowed = taken < count.most or (count.hit and taken == count.most)
+    if not allowed and not refused then refused = i end
   end
+  return refused
 end
-if a.expected_version and a.expected_version ~= version then
-  return {'conflict', tostring(version)}
-end
-if a.based_on ~= version then return {'moved', tostring(version)} end
-for _, pair in ipairs(a.verdicts) do
-  if redis.call('HEXISTS', index, pair[1]) == 1 then return {'judged', tostring(pair[1])} end
-end
-for k = 1, a.entries do
-  if k == 1 and a.nonce then
-    redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[k + 1], 'n', a.nonce)
-  else
-    redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[k + 1])
+
+local function append()
+  local refused = counted()
+  if refused then return {'limited', tostring(refused - 1)} end
+  local version = tonumber(redis.call('HGET', meta, 'version'))
+  if not version then return {'missing', '0'} end
+  if a.idempotency then
+    local seen = redis.call('HGET', idem, a.idempotency.key)
+    if seen then return {'idempotent', seen} end
   end
+  if a.nonce and a.based_on ~= version then
+    -- Sent again after its answer was lost: it was written, and is answered as written.
+    local at = (a.based_on + 1) .. '-0'
+    local there = redis.call('XRANGE', log, at, at)
+    if #there == 1 and there[1][2][4] == a.nonce then
+      return {'ok', tostring(a.based_on + a.entries)}
+    end
+  end
+  if a.submitted and redis.call('HGET', proj, 'status') == 'finished' then
+    return {'finished', tostring(version)}
+  end
+  if a.expected_version and a.expected_version ~= version then
+    return {'conflict', tostring(version)}
+  end
+  if a.based_on ~= version then
+    return {'moved', tostring(version), redis.call('HGET', meta, 'hash')}
+  end
+  for _, pair in ipairs(a.verdicts) do
+    if redis.call('HEXISTS', index, pair[1]) == 1 then return {'judged', tostring(pair[1])} end
+  end
+  for k = 1, a.entries do
+    if k == 1 and a.nonce then
+      redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[k + 1], 'n', a.nonce)
+    else
+      redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[k + 1])
+    end
+  end
+  for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2]) end
+  if #ARGV >= fields_from then redis.call('HSET', proj, unpack(ARGV, fields_from)) end
+  local now = version + a.entries
+  redis.call('HSET', meta, 'version', now, 'hash', a.hash)
+  if a.submitted then redis.call('HSET', meta, 'submitted', a.submitted) end
+  if a.idempotency then
+    redis.call('HSET', idem, a.idempotency.key, a.idempotency.body_hash .. ' ' .. (version + 1))
+  end
+  return {'ok', tostring(now)}
 end
-for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2]) end
-if #ARGV >= fields_from then redis.call('HSET', proj, unpack(ARGV, fields_from)) end
-local now = version + a.entries
-redis.call('HSET', meta, 'version', now, 'hash', a.hash)
-if a.submitted then redis.call('HSET', meta, 'submitted', a.submitted) end
-if a.idempotency then
-  redis.call('HSET', idem, a.idempotency.key, a.idempotency.body_hash .. ' ' .. (version + 1))
+
+local answer = append()
+if answer[1] ~= 'ok' and a.nudge then
+  redis.call('XADD', nudge, '*', 'refused', answer[1])
+  redis.call('PEXPIRE', nudge, 1000)
 end
-return {'ok', tostring(now)}
+return answer
 """
 
 # ARGV[1]: {"seq": a submission's seq}.
@@ -120,9 +159,9 @@ Landed = tuple[int, dict[str, Any] | None]
 def landed(found: Any, seq: int, after: int) -> Landed:
     """What an XREAD of a log past `after` found: the last seq seen, and the verdict on
     submission `seq` if it is among the entries."""
-    if not found:
+    entries = next((e for stream, e in found or () if stream.endswith(b":log")), None)
+    if not entries:
         return after, None
-    entries = found[0][1]
     verdict = None
     for _, fields in entries:
         entry = orjson.loads(fields[b"e"])
@@ -145,6 +184,8 @@ class Outcome(StrEnum):
     JUDGED = "judged"  # a verdict was already written for one of the submissions
     MISSING = "missing"  # no such game
     MOVED = "moved"  # another writer appended first: chain again
+    FINISHED = "finished"  # a submission to a game that is over
+    LIMITED = "limited"  # a rate limit's count it took is past its rate
 
 
 @dataclass(frozen=True)
@@ -153,6 +194,8 @@ class Appended:
     seq: int = 0
     version: int = 0
     body_hash: str = ""
+    hash: str = ""  # MOVED: the log's last hash, beside its version
+    refused: int = 0  # LIMITED: the index of the first count past its rate
 
 
 @dataclass(frozen=True)
@@ -166,9 +209,11 @@ class Writing:
     submission: bool = False
     expected_version: int | None = None
     idempotency: tuple[str, str] | None = None
+    counts: tuple[Count, ...] = ()  # the rate limits' counts the request takes with it
 
-    def chained(self, version: int, last_hash: str) -> Chained:
-        """The script's keys and argument, the entries chained onto version `version`."""
+    def chained(self, version: int, last_hash: str, nudge: bool = False) -> Chained:
+        """The script's keys and argument, the entries chained onto version `version`; with
+        `nudge`, a refusal ends the wait sent with the append (`Chained.nudge`)."""
         stamped = [
             {**body, "seq": version + i, "at": now()} for i, body in enumerate(self.bodies, 1)
         ]
@@ -188,8 +233,15 @@ class Writing:
             args["expected_version"] = self.expected_version
         if self.idempotency:
             args["idempotency"] = {"key": self.idempotency[0], "body_hash": self.idempotency[1]}
+        if self.counts:
+            args["counts"] = [
+                {"window": c.window_s, "most": c.most, "hit": c.hit} for c in self.counts]
+        if nudge:
+            args["nudge"] = True
         k = keys.game(self.game_id)
-        return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj], [
+        nudged = f"{k.tag}:nudge:{secrets.token_hex(8)}"
+        return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj, nudged,
+                                 *(c.stored_as for c in self.counts)], [
             orjson.dumps(args),
             *(orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in entries),
             *itertools.chain.from_iterable(fields.items()),
@@ -202,6 +254,11 @@ class Chained:
     keys: list[str]
     args: list[bytes | str]
 
+    @property
+    def nudge(self) -> str:
+        """The stream a refusal of this append adds to (`_APPEND`)."""
+        return self.keys[5]
+
     def outcome(self, answer: list[bytes]) -> Appended:
         outcome, value = Outcome(answer[0].decode()), answer[1].decode()
         if outcome == Outcome.OK:
@@ -209,6 +266,10 @@ class Chained:
         if outcome == Outcome.IDEMPOTENT:
             first_hash, seq = value.split(" ")
             return Appended(outcome, seq=int(seq), body_hash=first_hash)
+        if outcome == Outcome.MOVED:
+            return Appended(outcome, version=int(value), hash=answer[2].decode())
+        if outcome == Outcome.LIMITED:
+            return Appended(outcome, refused=int(value))
         return Appended(outcome, version=int(value))
 
 
@@ -243,10 +304,12 @@ class Log:
         found = self.redis.xread({keys.game(game_id).log: f"{after}-0"}, block=timeout_ms)
         return landed(found, seq, after)
 
-    def queue_verdict_after(self, batch: Batch, game_id: str, after: int, timeout_ms: int) -> int:
-        """`verdict_after`'s wait, queued in a batch (`landed` reads its answer)."""
-        log = keys.game(game_id).log
-        return batch.add(lambda pipe: pipe.xread({log: f"{after}-0"}, block=timeout_ms))
+    def queue_verdict_after(self, batch: Batch, chained: Chained, after: int, timeout_ms: int
+                            ) -> int:
+        """`verdict_after`'s wait, queued in a batch after the append `chained` (sent with
+        `nudge`), which ends it at once should it refuse (`landed` reads its answer)."""
+        streams = {chained.keys[0]: f"{after}-0", chained.nudge: "0-0"}
+        return batch.add(lambda pipe: pipe.xread(streams, block=timeout_ms))
 
     def append(
         self,
@@ -271,16 +334,18 @@ class Log:
         return self.write(writing, based_on)
 
     def write(self, writing: Writing, based_on: tuple[int, str] | None = None) -> Appended:
-        for _ in range(100):
+        """`writing` appended, chained again onto the head a refusal names while another
+        writer moves the log first."""
+        if based_on is None:
+            based_on = self.head(writing.game_id)
             if based_on is None:
-                based_on = self.head(writing.game_id)
-                if based_on is None:
-                    return Appended(Outcome.MISSING)
+                return Appended(Outcome.MISSING)
+        for _ in range(100):
             chained = writing.chained(*based_on)
             appended = chained.outcome(self._append(keys=chained.keys, args=chained.args))
             if appended.outcome != Outcome.MOVED:
                 return appended
-            based_on = None
+            based_on, writing = (appended.version, appended.hash), replace(writing, counts=())
         raise RuntimeError(f"game {writing.game_id}: could not append after 100 attempts")
 
     def queue_append(self, batch: Batch, chained: Chained) -> int:

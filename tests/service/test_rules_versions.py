@@ -1,9 +1,12 @@
 """A game is served under the rules it was recorded by. Rules this server does not hold are a
 422 problem naming them: never a 500, and never a replay under today's rules."""
 
+from dataclasses import replace
+
 import redis
 
 from engine import log
+from service import create_app
 from store import keys
 from tests.api import create
 
@@ -20,8 +23,10 @@ def _refused_for_unknown_rules(answer, version):
 def test_a_game_stored_under_rules_this_server_lacks_is_refused_and_nothing_is_appended(
     client, redis_url
 ):
-    game = create(client)
-    game.move(0, {"type": "draw"})
+    # Created and played by a newer server: this one never posted a move to it.
+    newer = create(create_app({"TESTING": True, "REDIS_URL": redis_url}).test_client())
+    newer.move(0, {"type": "draw"})
+    game = replace(newer, http=client)
     meta = keys.game(game.id).meta
     store = redis.Redis.from_url(redis_url)
     store.hset(meta, "rules_version", "coloretto/99")  # as a newer server would have stored it

@@ -1,8 +1,17 @@
 """Appending to a game's log: chained, checked and written all at once, or not at all."""
 
+import socket
 import threading
+import time
+from dataclasses import replace
+
+import pytest
+import redis
 
 from engine import log
+from store import Store, keys
+from store.batch import NothingSent
+from store.counts import Count
 from store.log import Writing
 from tests.store.conftest import new_game, submit
 from workers.validation import judge_pending
@@ -76,13 +85,70 @@ def test_a_wait_that_sees_no_verdict_says_where_the_log_stood(store):
     assert store.submit(_submission(game_id), store.log.head(game_id)).looked is None
 
 
-def test_a_submission_chained_again_after_another_writer_brings_no_wait_of_its_own(store):
+def test_a_submission_chained_again_after_another_writer_waits_for_its_own_verdict(store):
     game_id = new_game(store)
     stale = store.log.head(game_id)
-    submit(store, game_id)  # another writer first: the wait's entries are not about this one
-    submitted = store.submit(_submission(game_id), stale, look_ms=20)
-    assert (submitted.appended.outcome, submitted.appended.seq, submitted.looked) == ("ok", 3, None)
-    assert [e["seq"] for e in store.log.entries(game_id)] == [1, 2, 3]
+    submit(store, game_id)  # another writer first: the wait sent with the refused append ends
+    judging = threading.Timer(0.05, judge_pending, [store, game_id])
+    judging.start()
+    submitted = store.submit(_submission(game_id), stale, look_ms=5000)
+    judging.join()
+    assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 3)
+    last, verdict = submitted.looked
+    assert (last, verdict["of"]) == (5, 3)  # the first submission's verdict is no answer
+    assert log.broken_links(store.log.entries(game_id)) == []
+
+
+def test_a_refused_append_ends_the_wait_sent_with_it_at_once(store):
+    """A game with no verdict to come (it is over): the wait would last its whole 5 s."""
+    game_id = new_game(store)
+    store.projections.redis.hset(keys.game(game_id).proj, "status", "finished")
+    began = time.monotonic()
+    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
+    assert (submitted.appended.outcome, submitted.looked) == ("finished", None)
+    assert time.monotonic() - began < 4
+    assert [e["seq"] for e in store.log.entries(game_id)] == [1]
+
+
+def test_no_submission_is_appended_to_a_game_that_is_over(store):
+    game_id = new_game(store)
+    store.projections.redis.hset(keys.game(game_id).proj, "status", "finished")
+    assert submit(store, game_id).outcome == "finished"
+    # Its own verdicts (and the entry finishing it) are no submissions.
+    rejected = {"type": log.REJECTED, "of": 1, "seat": 0}
+    assert store.log.append(game_id, [rejected]).outcome == "ok"
+
+
+def _counted(key: str, most: int, hit: bool = True) -> Count:
+    return Count(f"{{g}}/{key}", 60, hit, most)
+
+
+def test_an_append_takes_its_rate_limits_counts_first_and_refuses_past_them(store):
+    game_id = new_game(store)
+    counts = (_counted("token", 2), _counted("looked-at", 1, hit=False))
+    writing = replace(_submission(game_id), counts=counts)
+    outcomes = [store.submit(writing, store.log.head(game_id)).appended for _ in range(3)]
+    assert [a.outcome for a in outcomes] == ["ok", "ok", "limited"]
+    assert outcomes[-1].refused == 0
+    assert store.redis.get(counts[0].stored_as) == b"3"  # refused or not, it counts
+    assert 0 < store.redis.ttl(counts[0].stored_as) <= 60
+    store.redis.set(counts[1].stored_as, 1)
+    looked_at = replace(writing, counts=(_counted("other", 5), counts[1]))
+    refused = store.submit(looked_at, store.log.head(game_id)).appended
+    assert (refused.outcome, refused.refused) == ("limited", 1)
+    assert len(store.log.entries(game_id)) == 3
+    # A missing game is refused after its counts, as every other request.
+    assert store.submit(replace(writing, game_id="nowhere"), (1, "")).appended.outcome == "limited"
+
+
+def test_an_append_chained_again_takes_its_counts_once(store):
+    game_id = new_game(store)
+    stale = store.log.head(game_id)
+    submit(store, game_id)
+    counts = (_counted("token", 5),)
+    submitted = store.submit(replace(_submission(game_id), counts=counts), stale)
+    assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 3)
+    assert store.redis.get(counts[0].stored_as) == b"1"
 
 
 def test_a_submission_redis_lost_the_scripts_for_is_written_once_its_wait_is_over(store):
@@ -93,3 +159,12 @@ def test_a_submission_redis_lost_the_scripts_for_is_written_once_its_wait_is_ove
     submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=50)
     assert (submitted.appended.outcome, submitted.looked) == ("ok", (2, None))
     assert [e["seq"] for e in store.log.entries(game_id)] == [1, 2]
+
+
+def test_a_submission_to_a_redis_that_cannot_be_reached_is_known_not_written():
+    """Not an unknown outcome (Redis could have taken it before going away): nothing was sent."""
+    with socket.socket() as closed:  # a port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        away = Store(redis.Redis(port=closed.getsockname()[1]))
+    with pytest.raises(NothingSent):
+        away.submit(_submission("g"), (1, "h"), look_ms=50)
