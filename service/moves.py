@@ -6,25 +6,37 @@ from schemas import api
 from service import handlers
 from service.auth import Seen
 from service.problems import problem_response
-from service.web import Blueprint, about_game, about_played_game, answer, known, store
+from service.web import (
+    Blueprint,
+    about_game,
+    about_played_game,
+    answer,
+    documented_by,
+    known,
+    read,
+    store,
+)
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
 
 
 @bp.post("/<game_id>/moves")
 @about_played_game
-@bp.arguments(api.Submission)
-@bp.arguments(api.Wait, location="query")
-@bp.arguments(api.IdempotencyKey, location="headers")
-@bp.response(201, api.Verdict, description="accepted, with the effects of the move")
-@bp.alt_response(202, schema=api.Pending, description="not judged yet", success=True)
-@bp.alt_response(409, HTTPStatus.CONFLICT.name)
-@bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name)
-def submit(game: Seen, submission: dict, query: dict, headers: dict):
+@documented_by(
+    bp.arguments(api.Submission),
+    bp.arguments(api.Wait, location="query"),
+    bp.arguments(api.IdempotencyKey, location="headers"),
+    bp.response(201, api.Verdict, description="accepted, with the effects of the move"),
+    bp.alt_response(202, schema=api.Pending, description="not judged yet", success=True),
+    bp.alt_response(409, HTTPStatus.CONFLICT.name),
+    bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name),
+)
+def submit(game: Seen):
     """Submit a move; `wait` answers with its verdict (a 422 names the rule it broke)."""
-    status, verdict = handlers.submit(
-        store(), game, submission, headers.get("key"), query["wait"], known()
-    )
+    submission = read(api.Submission)
+    wait = read(api.Wait, "query")["wait"]
+    key = read(api.IdempotencyKey, "headers").get("key")
+    status, verdict = handlers.submit(store(), game, submission, key, wait, known())
     if status == 422:
         return problem_response(422, verdict["code"], verdict["detail"], **_rest(verdict))
     return answer(verdict, status, {"Location": f"/v1/games/{game.id}/moves/{verdict['seq']}"})

@@ -165,6 +165,33 @@ class Blueprint(flask_smorest.Blueprint):
         return limited
 
 
+def documented_by(*decorators: Callable[[Callable[..., Response]], Callable[..., Response]]
+                  ) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
+    """flask-smorest's decorators (`arguments`, `response`, ...) for what they document alone:
+    the view gets the description they would give it, but none of their wrappers, and reads
+    its input itself (`read`). For the route of every move: a dozen wrappers and webargs'
+    parsing of three locations cost a fifth of the web's CPU on a move."""
+
+    def documented(view: Callable[..., Response]) -> Callable[..., Response]:
+        wrapped = functools.reduce(lambda inner, decorate: decorate(inner),
+                                   reversed(decorators), view)
+        view.__dict__.update({k: v for k, v in wrapped.__dict__.items() if k != "__wrapped__"})
+        return view
+
+    return documented
+
+
+def read(schema: type[Schema], location: str = "json") -> dict[str, Any]:
+    """What `Blueprint.arguments(schema, location=location)` gives a view, read and loaded
+    as it reads and loads it (`Parser`), for a view `documented_by` it."""
+    parser = Blueprint.ARGUMENTS_PARSER
+    raw = getattr(parser, f"load_{_LOADS[location]}")(request, loader(schema))
+    return loader(schema).load(raw)
+
+
+_LOADS = {"json": "json", "query": "querystring", "headers": "headers"}
+
+
 def refuse_large_bodies() -> None:
     """Before anything reads a body: past its route's limit it is a 413, at once when its
     Content-Length says so; a body sent in chunks is read one byte past the limit at most
