@@ -1,5 +1,6 @@
 """Appending to a game's log: chained, checked and written all at once, or not at all."""
 
+import os
 import socket
 import threading
 import time
@@ -10,6 +11,7 @@ import redis
 
 from engine import log
 from store import Store, keys
+from store import log as store_log
 from store.batch import NothingSent
 from store.counts import Count
 from store.log import Writing
@@ -168,3 +170,17 @@ def test_a_submission_to_a_redis_that_cannot_be_reached_is_known_not_written():
         away = Store(redis.Redis(port=closed.getsockname()[1]))
     with pytest.raises(NothingSent):
         away.submit(_submission("g"), (1, "h"), look_ms=50)
+
+
+def test_each_process_draws_its_own_nonces():
+    """An append sent again is told from another's by its nonce: forked processes (gunicorn's
+    workers) must not share them."""
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child writes its first nonce and leaves
+        os.write(writing, store_log._nonce().encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    child = os.read(reading, 64).decode()
+    ours = {store_log._nonce() for _ in range(1000)}
+    assert len(ours) == 1000 and child not in ours
