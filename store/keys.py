@@ -17,7 +17,11 @@ Per game:
                       (`store.replicas`);
 - `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
 - `tl:{id}:audit-of:<digest>` the number of the audit a request (version and claim) made;
-- `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while.
+- `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while;
+- `tl:{id}:nudge:<n>` a stream an append of nonce n refused writes to, read by the verdict wait
+                      sent with it (`store.log`), gone after a second.
+A token's rate-limit count (`store.counts`, spelled by the `limits` library) names its game's
+`{id}` too, so that the append of a move can take it.
 Global keys: `tl:games` (sorted set of ids by creation: an imported game's is the `at` of its
 `game-created` entry), the same per title
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
@@ -78,6 +82,9 @@ class GameKeys:
 
     def audit_of(self, request: str) -> str:
         return f"{self.tag}:audit-of:{request}"
+
+    def nudge(self, nonce: str) -> str:
+        return f"{self.tag}:nudge:{nonce}"
 
     @property
     def steps(self) -> str:

@@ -241,7 +241,7 @@ class Writing:
         if nudge:
             args["nudge"] = True
         k = keys.game(self.game_id)
-        nudged = f"{k.tag}:nudge:{nonce}"
+        nudged = k.nudge(nonce)
         return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj, nudged,
                                  *(c.stored_as for c in self.counts)], [
             orjson.dumps(args),
