@@ -184,12 +184,14 @@ def documented_by(*decorators: Callable[[Callable[..., Response]], Callable[...,
 def read(schema: type[Schema], location: str = "json") -> dict[str, Any]:
     """What `Blueprint.arguments(schema, location=location)` gives a view, read and loaded
     as it reads and loads it (`Parser`), for a view `documented_by` it."""
-    parser = Blueprint.ARGUMENTS_PARSER
-    raw = getattr(parser, f"load_{_LOADS[location]}")(request, loader(schema))
-    return loader(schema).load(raw)
+    return loader(schema).load(_LOADS[location](request, loader(schema)))
 
 
-_LOADS = {"json": "json", "query": "querystring", "headers": "headers"}
+_LOADS = {
+    "json": Blueprint.ARGUMENTS_PARSER.load_json,
+    "query": Blueprint.ARGUMENTS_PARSER.load_querystring,
+    "headers": Blueprint.ARGUMENTS_PARSER.load_headers,
+}
 
 
 def refuse_large_bodies() -> None:
