@@ -32,7 +32,8 @@ from store.batch import Batch
 from store.counts import Count
 from store.projections import Field, Projection
 
-# ARGV[1] is one JSON object: `based_on` (the version the entries were chained onto),
+# ARGV[1] is one JSON object: `based_on` and `based_on_hash` (the version and last hash the
+# entries were chained onto),
 # `entries` (how many), `hash` (the last one's), `verdicts` ([submission seq, verdict seq]
 # pairs), and when they apply `expected_version`, `idempotency` ({key, body_hash}),
 # `submitted` (a submission's seq: the game must be in progress), `nonce` (stored beside a
@@ -68,13 +69,17 @@ end
 local function append()
   local refused = counted()
   if refused then return {'limited', tostring(refused - 1)} end
-  local version = tonumber(redis.call('HGET', meta, 'version'))
+  local head = redis.call('HMGET', meta, 'version', 'hash')
+  local version = tonumber(head[1])
   if not version then return {'missing', '0'} end
+  -- The hash too: a web process remembers heads (service/known.py), and a failover that lost
+  -- entries may give their seqs to others.
+  local moved = a.based_on ~= version or a.based_on_hash ~= head[2]
   if a.idempotency then
     local seen = redis.call('HGET', idem, a.idempotency.key)
     if seen then return {'idempotent', seen} end
   end
-  if a.nonce and a.based_on ~= version then
+  if a.nonce and moved then
     -- Sent again after its answer was lost: it was written, and is answered as written.
     local at = (a.based_on + 1) .. '-0'
     local there = redis.call('XRANGE', log, at, at)
@@ -88,9 +93,7 @@ local function append()
   if a.expected_version and a.expected_version ~= version then
     return {'conflict', tostring(version)}
   end
-  if a.based_on ~= version then
-    return {'moved', tostring(version), redis.call('HGET', meta, 'hash')}
-  end
+  if moved then return {'moved', tostring(version), head[2]} end
   for _, pair in ipairs(a.verdicts) do
     if redis.call('HEXISTS', index, pair[1]) == 1 then return {'judged', tostring(pair[1])} end
   end
@@ -221,6 +224,7 @@ class Writing:
         entries = chain(last_hash, stamped)
         args: dict[str, Any] = {
             "based_on": version,
+            "based_on_hash": last_hash,
             "entries": len(entries),
             "hash": entries[-1]["hash"],
             "verdicts": [[of, version + 1 + index] for of, index in self.verdicts],

@@ -184,3 +184,13 @@ def test_each_process_draws_its_own_nonces():
     child = os.read(reading, 64).decode()
     ours = {store_log._nonce() for _ in range(1000)}
     assert len(ours) == 1000 and child not in ours
+
+
+def test_an_append_onto_a_head_of_the_right_version_but_another_hash_is_chained_again(store):
+    """As a web process's remembered head would be after a failover gave its seq to another
+    entry: the version alone would let the append break the chain."""
+    game_id = new_game(store)
+    version, _ = store.log.head(game_id)
+    submitted = store.submit(_submission(game_id), (version, "a hash the log never had"))
+    assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
+    assert log.broken_links(store.log.entries(game_id)) == []
