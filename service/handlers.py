@@ -223,8 +223,10 @@ def submit(
     # never deleted), so its round trip may go on to wait for the verdict.
     plain = body.get("expected_version") is None and not idempotency_key
     look_ms = max(1, int(min(wait, LOOK_S) * 1000)) if plain and wait > 0 else 0
-    submitted = store.submit(writing, (meta["version"], meta["hash"]), look_ms)
+    submitted = store.submit(writing, (meta["version"], meta["hash"]), look_ms, seen.head_known)
     appended = submitted.appended
+    if known is not None:
+        known.chained(game_id, submitted.rechained)
     _queue_drains(store, submitted.slots)
     _refused(seen, appended, body.get("expected_version"), body_hash, known)
     fresh = appended.outcome == Outcome.OK

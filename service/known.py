@@ -9,7 +9,9 @@ the request owes (`service.limits.Owed`) and, should the log have moved past the
 remembered here, names the head it is at, to chain the move onto (`store.Store.submit`). The
 head is the one the last verdict this process waited for left, so a player's next move mostly
 finds it right, and costs one more round trip when it does not: what the context read cost
-every move.
+every move. A game found so once is contested (its players reach other processes too): its
+moves from here send the append alone and its mark after it, two round trips as before, since a
+mark sent with an append refused as stale would wake a drain for nothing (`Store.submit`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ _GAMES = 4096
 class _Game:
     head: tuple[int, str]  # the log's version and last hash, as last seen
     seen_by: dict[str, Seen] = field(default_factory=dict)  # by Authorization header
+    # Another writer moved the log past a head remembered here: the game's players reach
+    # other processes too, and its next heads here are as likely stale.
+    contested: bool = False
 
 
 class Known:
@@ -51,8 +56,9 @@ class Known:
                 return None
             self._games.move_to_end(game_id)
             version, last_hash = game.head
+            contested = game.contested
         meta = {**found.meta, "version": version, "hash": last_hash}
-        return replace(found, meta=meta, owed=Owed(asked))
+        return replace(found, meta=meta, owed=Owed(asked), head_known=not contested)
 
     def learn(self, seen: Seen, authorization: str) -> None:
         """Remember a game in progress as a seat or the table sees it (read just now)."""
@@ -75,6 +81,13 @@ class Known:
         with self._lock:
             if (game := self._games.get(game_id)) is not None:
                 self._advance(game, (last, verdict["hash"]))
+
+    def chained(self, game_id: str, rechained: bool) -> None:
+        """What an append came to: `rechained` when the head it was chained onto was stale."""
+        if rechained:
+            with self._lock:
+                if (game := self._games.get(game_id)) is not None:
+                    game.contested = True
 
     def forget(self, game_id: str) -> None:
         """A game that is over, or gone."""

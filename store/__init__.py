@@ -14,6 +14,7 @@ queues always live on the standalone Redis, `queues`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import redis
 
@@ -23,7 +24,16 @@ from store.batch import Batch, NothingSent, checked
 from store.counts import Counts
 from store.games import Games
 from store.locks import Locks
-from store.log import Appended, Landed, Log, Outcome, OutcomeUnknown, Writing, landed
+from store.log import (
+    Appended,
+    Chained,
+    Landed,
+    Log,
+    Outcome,
+    OutcomeUnknown,
+    Writing,
+    landed,
+)
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Scheduler, slot_of
@@ -37,6 +47,7 @@ class Submitted:
     slots: list[int]  # the drain slots to queue a job for
     # What waiting for its verdict in the same round trip saw; None without such a wait.
     looked: Landed | None = None
+    rechained: bool = False  # its head was stale: another writer came first
 
 
 class Store:
@@ -70,7 +81,8 @@ class Store:
             **replicas,
         )
 
-    def submit(self, writing: Writing, based_on: tuple[int, str], look_ms: int = 0) -> Submitted:
+    def submit(self, writing: Writing, based_on: tuple[int, str], look_ms: int = 0,
+               head_known: bool = True) -> Submitted:
         """Append a submission chained onto `based_on` and mark its game for judging, in one
         round trip; with `look_ms`, wait in that same round trip up to that long for its
         verdict (`Log.verdict_after`), a wait the append ends at once should it refuse.
@@ -80,21 +92,26 @@ class Store:
         another writer came first (`based_on` was stale) the submission is chained onto the
         head the refusal names and sent again, mark and wait included, since a drain may
         have looked at the game in between and found nothing. Its rate limits' counts are
-        taken by the first try alone.
+        taken by the first try alone. Unless `head_known` (a head remembered of a game other
+        processes post to as well, `service.known`), the append goes alone first, and its mark
+        and wait follow: a mark sent with an append refused as moved would wake a drain for a
+        submission not there yet.
         """
         slots: list[int | None] = []
+        rechained = False
         for _ in range(_TRIES):
-            chained = writing.chained(*based_on, nudge=bool(look_ms))
+            chained = writing.chained(*based_on, nudge=bool(look_ms) and head_known)
             batch = Batch(self.redis)
             appending = self.log.queue_append(batch, chained)
-            marking = self.scheduler.queue_mark(batch, writing.game_id)
             seq = based_on[0] + 1
+            marking = self.scheduler.queue_mark(batch, writing.game_id) if head_known else None
             looking = (self.log.queue_verdict_after(batch, chained, seq, look_ms)
-                       if look_ms else None)
+                       if look_ms and head_known else None)
             try:
                 answers = batch.run()
                 appended = chained.outcome(checked(answers[appending]))
-                slots.append(slot_of(checked(answers[marking])))
+                if marking is not None:
+                    slots.append(slot_of(checked(answers[marking])))
             except NothingSent:
                 raise
             except connection.UNREACHABLE as lost:
@@ -102,12 +119,33 @@ class Store:
             if appended.outcome != Outcome.MOVED:
                 break
             based_on, writing = (appended.version, appended.hash), replace(writing, counts=())
+            rechained = head_known = True
         else:
             raise RuntimeError(f"game {writing.game_id}: could not append after {_TRIES} tries")
+        if marking is None:
+            answers, looking = self._mark_after(writing.game_id, chained, slots, seq, look_ms,
+                                                appended)
         looked = None
         if looking is not None and appended.outcome == Outcome.OK:
             looked = landed(checked(answers[looking]), seq, seq)
-        return Submitted(appended, [slot for slot in slots if slot is not None], looked)
+        return Submitted(appended, [slot for slot in slots if slot is not None], looked,
+                         rechained)
+
+    def _mark_after(self, game_id: str, chained: Chained, slots: list[int | None], seq: int,
+                    look_ms: int, appended: Appended) -> tuple[list[Any], int | None]:
+        """The mark (into `slots`) and the wait of an append sent alone. Should Redis go away
+        now the append's outcome stands: its verdict is awaited later, and a reader asking
+        for it marks the game again (`service.handlers.lookup`)."""
+        batch = Batch(self.redis)
+        marking = self.scheduler.queue_mark(batch, game_id)
+        looking = (self.log.queue_verdict_after(batch, chained, seq, look_ms)
+                   if look_ms and appended.outcome == Outcome.OK else None)
+        try:
+            answers = batch.run()
+            slots.append(slot_of(checked(answers[marking])))
+        except connection.UNREACHABLE:
+            return [], None
+        return answers, looking
 
 
 # Tries of an append whose log another writer moved meanwhile, before giving up.

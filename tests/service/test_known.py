@@ -46,16 +46,26 @@ def test_a_known_game_s_move_reads_neither_its_game_nor_the_token_again(fresh_ap
     assert other.move(0, {"type": "draw"}).status_code == 401
 
 
+def _by_table(game, seat, move):
+    return game.http.post(game.url("/moves?wait=5"), json={"seat": seat, "move": move},
+                          headers=game.table)
+
+
 def test_a_move_onto_a_log_another_process_moved_is_chained_onto_its_head(fresh_app):
     here, there = fresh_app(), fresh_app()
     game = create(here)
-    assert game.move(0, {"type": "draw"}).status_code == 201
-    assert replace(game, http=there).move(0, {"type": "place", "row": 0}).status_code == 201
-    answer = game.move(1, {"type": "draw"})  # here, the head remembered is two entries behind
+    assert _by_table(game, 0, {"type": "draw"}).status_code == 201  # learnt here
+    assert _by_table(replace(game, http=there), 0, {"type": "place", "row": 0}).status_code == 201
+    answer = _by_table(game, 1, {"type": "draw"})  # the head remembered is two entries behind
     assert (answer.status_code, answer.json["seq"]) == (201, 6)
     entries = _entries(here, game)
     assert [e["seq"] for e in entries] == list(range(1, 8))
     assert log.broken_links(entries) == []
+    # Its players reach other processes too: from now on its append goes alone, its mark after.
+    known = here.application.extensions["known"]
+    assert not known.seen(game.id, game.table["Authorization"], limits.UNLIMITED).head_known
+    assert _by_table(game, 1, {"type": "place", "row": 1}).status_code == 201
+    assert log.broken_links(_entries(here, game)) == []
 
 
 def test_a_move_after_one_not_waited_for_is_chained_and_judged(fresh_app):

@@ -194,3 +194,20 @@ def test_an_append_onto_a_head_of_the_right_version_but_another_hash_is_chained_
     submitted = store.submit(_submission(game_id), (version, "a hash the log never had"))
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
     assert log.broken_links(store.log.entries(game_id)) == []
+
+
+def test_an_append_on_a_head_not_known_goes_alone_and_its_mark_and_wait_follow(store):
+    game_id = new_game(store)
+    judging = threading.Timer(0.05, judge_pending, [store, game_id])
+    judging.start()
+    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000,
+                             head_known=False)
+    judging.join()
+    assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
+    assert submitted.looked[1]["of"] == 2 and not submitted.rechained
+    stale = (2, store.log.entries(game_id)[1]["hash"])  # the verdict came after it
+    submitted = store.submit(_submission(game_id), stale, look_ms=20, head_known=False)
+    assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 4)
+    assert submitted.rechained and submitted.looked == (4, None)
+    assert store.redis.zscore(keys.DIRTY, game_id) is not None  # marked, for a drain
+    assert log.broken_links(store.log.entries(game_id)) == []
