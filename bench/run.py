@@ -8,7 +8,8 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
 - one client, then C clients: the verdicts of `POST /moves?wait=5` per second with their p50
   and p99 latency, beside the ceiling's answers driven by the same client processes with the
   same bodies for the same time, and the ratios; each pair `--rounds` times, in turn; and the
-  CPU time the service's web, judging workers and Redis spent a verdict meanwhile;
+  CPU time the service's web, judging workers and Redis spent a verdict meanwhile, and the
+  ceiling's web a request;
 - the latency of a verdict at move 500 of a long game beside move 5 of a fresh one;
 - one client's verdicts at a person's pace (a move every 0.3 s), and what a Redis round trip
   costs right after another and after a pause (the wake-ups such a verdict pays);
@@ -50,22 +51,26 @@ def compare(clients: load.Clients, s: stack.Stack, args, count: int, label: str)
     for r in range(1, args.rounds + 1):
         per_client = _dealt(s, args, count, f"{label}-{r}")
         sides = [("ceiling", s.ceiling, True), ("service", s.service, False)]
-        figures = {}
+        figures, spent = {}, {}
+        roles = {**s.roles, "ceiling": s.ceiling_web}
         for name, base, cycle in sides if r % 2 else sides[::-1]:
-            before, at_start = footprint.used_memory(connection), cpu.seconds(s.roles)
+            before, at_start = footprint.used_memory(connection), cpu.seconds(roles)
             figures[name] = clients.run(base, per_client, args.seconds, cycle)
+            spent[name] = {role: t - at_start[role] for role, t in cpu.seconds(roles).items()}
             if cycle:
                 footprint.forget_ceiling(connection)
             else:
                 grew += footprint.used_memory(connection) - before
-                spent = {role: t - at_start[role] for role, t in cpu.seconds(s.roles).items()}
         ceiling, service = figures["ceiling"], figures["service"]
         print(f"  round {r}  ceiling  {ceiling.line()}")
         print(f"           service  {service.line()}")
         print(f"           service/ceiling: {service.per_second / ceiling.per_second:5.2f} x "
               f"the answers a second, {service.p50_ms / ceiling.p50_ms:5.2f} x the p50")
         print("           service CPU a verdict: " + "   ".join(
-            f"{role} {t / service.answers * 1000:5.2f} ms" for role, t in spent.items()))
+            f"{role} {spent['service'][role] / service.answers * 1000:5.2f} ms"
+            for role in s.roles))
+        print(f"           ceiling CPU a request: web "
+              f"{spent['ceiling']['ceiling'] / ceiling.answers * 1000:5.2f} ms")
     return grew
 
 

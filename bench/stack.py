@@ -31,6 +31,7 @@ class Stack:
     ceiling: str
     # The service's processes by role ("web", "workers", "redis"), for their CPU time.
     roles: dict[str, list[int]] = field(default_factory=dict)
+    ceiling_web: list[int] = field(default_factory=list)  # the ceiling's gunicorn
 
 
 def procfile() -> dict[str, str]:
@@ -64,7 +65,7 @@ def running(workers: int, redis_port: int | None, web_port: int | None,
         roles = {"web": [procs[1].pid], "workers": [j.pid for j in judges],
                  "Redis": [procs[0].pid]}
         stack = Stack(url, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{ceiling_port}",
-                      roles)
+                      roles, [procs[2].pid])
         _wait_until_up(stack, workers)
         yield stack
     finally:

@@ -20,6 +20,7 @@ _FIGURES = {
     "freed": rf"deleting the games frees\s+{_NUMBER} bytes an entry\s+{_NUMBER} x its JSON",
     "CPU a verdict": rf"service CPU a verdict: web\s+{_NUMBER} ms\s+workers\s+{_NUMBER} ms"
                      rf"\s+Redis\s+{_NUMBER} ms",
+    "ceiling CPU": rf"ceiling CPU a request: web\s+{_NUMBER} ms",
     "late verdict": rf"p50 at move ~30\s+{_NUMBER} ms\s+at move ~5\s+{_NUMBER} ms\s+ratio",
     "paced": rf"a person's pace .*\n\s+p50\s+{_NUMBER} ms\s+p90\s+{_NUMBER} ms",
     "wake-ups": rf"{_NUMBER} us after 0 s\s+{_NUMBER} us after 0.01 s\s+"
