@@ -171,7 +171,7 @@ class _Limits:
             counted += _rates(self.per_address, address)
         else:
             counted += _rates(self.per_token, token if game_id is None else
-                              f"{{{game_id}}}/{token}")
+                              _in_game(game_id) + token)
         if (limit := self.on_endpoint.get(request.endpoint)) is not None:
             counted += _rates(limit, address)
         return counted
@@ -208,6 +208,11 @@ class _Limits:
                        headers={"Retry-After": str(wait)})
 
 
+def _in_game(game_id: str) -> str:
+    """What a count's key starts with to live under a game's hash tag."""
+    return f"{{{game_id}}}/"
+
+
 def _rates(limit: _Limit, key: str, hit: bool = True) -> list[Counted]:
     return [Counted(limit, rate, key, hit) for rate in limit.rates]
 
@@ -240,7 +245,7 @@ class Asked:
 
     def within(self, game_id: str) -> bool:
         """Whether every count lives under the game's hash tag (an append can take them)."""
-        return all(c.key.startswith(f"{{{game_id}}}/") for c in self.counted)
+        return all(c.key.startswith(_in_game(game_id)) for c in self.counted)
 
 
 UNLIMITED = Asked()

@@ -13,7 +13,7 @@ queues always live on the standalone Redis, `queues`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -25,6 +25,7 @@ from store.counts import Counts
 from store.games import Games
 from store.locks import Locks
 from store.log import (
+    TRIES,
     Appended,
     Chained,
     Landed,
@@ -99,7 +100,7 @@ class Store:
         """
         slots: list[int | None] = []
         rechained = False
-        for _ in range(_TRIES):
+        for _ in range(TRIES):
             chained = writing.chained(*based_on, nudge=bool(look_ms) and head_known)
             batch = Batch(self.redis)
             appending = self.log.queue_append(batch, chained)
@@ -118,10 +119,10 @@ class Store:
                 raise OutcomeUnknown(writing.game_id) from lost
             if appended.outcome != Outcome.MOVED:
                 break
-            based_on, writing = (appended.version, appended.hash), replace(writing, counts=())
+            based_on, writing = appended.head, writing.again()
             rechained = head_known = True
         else:
-            raise RuntimeError(f"game {writing.game_id}: could not append after {_TRIES} tries")
+            raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")
         if marking is None:
             answers, looking = self._mark_after(writing.game_id, chained, slots, seq, look_ms,
                                                 appended)
@@ -147,6 +148,3 @@ class Store:
             return [], None
         return answers, looking
 
-
-# Tries of an append whose log another writer moved meanwhile, before giving up.
-_TRIES = 100

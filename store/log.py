@@ -174,6 +174,10 @@ def landed(found: Any, seq: int, after: int) -> Landed:
     return int(entries[-1][0].split(b"-")[0]), verdict
 
 
+# Tries of an append whose log other writers keep moving, before giving up.
+TRIES = 100
+
+
 class OutcomeUnknown(Exception):
     """An append was sent but its answer was lost (the connection dropped, Redis went away):
     the entries may or may not be in the log."""
@@ -201,6 +205,11 @@ class Appended:
     hash: str = ""  # MOVED: the log's last hash, beside its version
     refused: int = 0  # LIMITED: the index of the first count past its rate
 
+    @property
+    def head(self) -> tuple[int, str]:
+        """MOVED: the head to chain onto instead."""
+        return self.version, self.hash
+
 
 @dataclass(frozen=True)
 class Writing:
@@ -214,6 +223,10 @@ class Writing:
     expected_version: int | None = None
     idempotency: tuple[str, str] | None = None
     counts: tuple[Count, ...] = ()  # the rate limits' counts the request takes with it
+
+    def again(self) -> Writing:
+        """The same entries sent again after a refusal: its counts were taken already."""
+        return replace(self, counts=())
 
     def chained(self, version: int, last_hash: str, nudge: bool = False) -> Chained:
         """The script's keys and argument, the entries chained onto version `version`; with
@@ -364,13 +377,13 @@ class Log:
             based_on = self.head(writing.game_id)
             if based_on is None:
                 return Appended(Outcome.MISSING)
-        for _ in range(100):
+        for _ in range(TRIES):
             chained = writing.chained(*based_on)
             appended = chained.outcome(self._append(keys=chained.keys, args=chained.args))
             if appended.outcome != Outcome.MOVED:
                 return appended
-            based_on, writing = (appended.version, appended.hash), replace(writing, counts=())
-        raise RuntimeError(f"game {writing.game_id}: could not append after 100 attempts")
+            based_on, writing = appended.head, writing.again()
+        raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")
 
     def queue_append(self, batch: Batch, chained: Chained) -> int:
         """Queue an append in a batch (`chained.outcome` reads its answer); one that finds the
