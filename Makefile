@@ -1,7 +1,12 @@
 # The two commands of the README: `make run` (the service) and `make test` (the whole suite).
 # Both create or update the virtualenv first and install what they need.
 
-PYTHON ?= python3
+# The virtualenv's interpreter: the system's CPython when it is 3.11 or newer and can make a
+# virtualenv, else the first python3 on the PATH. Debian builds its CPython with profile-guided
+# and link-time optimization; pyenv's default build has neither, and folded a game's log and
+# answered a Flask request 15% slower on the same machine (docs/design.md).
+PYTHON ?= $(shell /usr/bin/python3 -c 'import ensurepip, sys; sys.exit(sys.version_info < (3, 11))' \
+	2>/dev/null && echo /usr/bin/python3 || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
