@@ -228,9 +228,26 @@ def replay_rebuilt(document: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
     entries = document.get("entries")
     if not isinstance(entries, list) or not entries:
         raise MalformedReplay("it has no entries")
+    if _holds_a_float(document):
+        raise MalformedReplay("it holds a number with a fraction: a game's log holds none")
     seed, decks, choices = replay_secret(document)
     stored = {"at": len(entries), "score": document["score"]} if document.get("score") else None
     try:
         return rebuilt(entries, seed, decks, stored, choices=choices)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as broken:
         raise MalformedReplay(f"the replay document cannot be read: {broken!r}") from None
+
+
+def _holds_a_float(document: Any) -> bool:
+    """Whether a fraction (or NaN, or an infinity) is anywhere in a parsed JSON document. No log
+    holds one, and `log.canonical` writes none as json.dumps would."""
+    unseen = [document]
+    while unseen:
+        value = unseen.pop()
+        if isinstance(value, dict):
+            unseen.extend(value.values())
+        elif isinstance(value, list):
+            unseen.extend(value)
+        elif isinstance(value, float):
+            return True
+    return False

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -9,7 +10,9 @@ from hypothesis import strategies as st
 
 from engine import log
 from engine.game import Table
+from engine.games import GAMES
 from engine.games.coloretto import GAME
+from engine.playout import play
 from tests.engine.refusals import refusal
 from tests.engine.vectors import vector
 
@@ -37,20 +40,40 @@ def test_canonical_json_keeps_non_ascii_as_utf8():
     assert log.canonical({"b": 1, "a": "è"}) == '{"a":"è","b":1}'.encode()
 
 
+# What a log may hold: everything JSON has but fractions (engine.log.canonical). Integers of any
+# size, and keys that are integers, which orjson leaves to json.
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(), inner, max_size=4)
+    | st.dictionaries(st.integers(0, 99), inner, max_size=3),
     max_leaves=20,
 )
 
 
-@settings(max_examples=300, deadline=None)
+def _dumps(value):
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@settings(max_examples=500, deadline=None)
 @given(_JSON)
 def test_canonical_json_is_what_json_dumps_writes_with_the_contracts_options(value):
-    # The encoder is made once (engine.log); its text must be json.dumps's, byte for byte.
-    assert log.canonical(value) == json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    ).encode()
+    assert log.canonical(value) == _dumps(value)
+
+
+@pytest.mark.parametrize("value", [
+    {"big": 2**64, "small": -(2**63) - 1}, {2: "b", 10: "a"}, "\x00\x1f\x7f\u2028\ud7ff\U0001f600",
+    {"\U0001f600": 1, "\uffff": 2, "é": 3, "z": 4},
+])
+def test_canonical_json_of_what_orjson_writes_otherwise_or_not_at_all_is_json_dumps(value):
+    assert log.canonical(value) == _dumps(value)
+
+
+@pytest.mark.parametrize("title", sorted(GAMES))
+def test_every_entry_of_a_played_game_is_written_as_json_dumps_writes_it(title):
+    rules = GAMES[title]
+    entries = play(rules, rules.seat_counts[-1], title, random.Random(7), slips=0.2).entries
+    assert all(log.canonical(e) == _dumps(e) for e in entries)
 
 
 def test_chain_continues_from_a_given_previous_hash():

@@ -129,6 +129,18 @@ def test_a_replay_verifies_and_a_tampered_one_fails(client):
     assert client.post("/v1/replays/verify", json=wrong_seed).json["seed_ok"] is False
 
 
+
+def test_a_replay_holding_a_fraction_is_refused_as_malformed(client):
+    """No log holds a fraction, and the canonical JSON of one would not be json.dumps's."""
+    doc = client.get(finished_game(client, "fraction").url("/replay")).json
+    for where in ("entries", "score"):
+        holding = copy.deepcopy(doc)
+        target = holding["entries"][1] if where == "entries" else holding["score"]
+        target["odd"] = 1e16
+        answer = client.post("/v1/replays/verify", json=holding)
+        assert answer.status_code == 400 and answer.json["code"] == "malformed-replay"
+        assert "fraction" in answer.json["detail"]
+
 def test_a_replay_of_a_running_game_says_which_entries_it_cannot_check(client):
     """Redacted entries no longer hash to their `hash`: unknown, not tampered."""
     game = create(client, seed="running")
