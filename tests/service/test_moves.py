@@ -118,6 +118,27 @@ def test_same_idempotency_key_and_body_returns_the_first_answer(client):
     assert client.get(game.url()).json["version"] == 3
 
 
+
+def test_a_query_or_header_read_before_is_read_again_as_it_is_now(client):
+    """The moves route remembers what a query string and a header load to (service.web.read):
+    a refusal is not remembered, and another value is loaded afresh."""
+    game = create(client)
+    for _ in range(2):
+        refused = client.post(game.url("/moves?wait=99"), json={"move": {"type": "draw"}},
+                              headers=game.seat(0))
+        assert refused.status_code == 400 and "wait" in refused.json["errors"]
+    assert client.post(game.url("/moves?wait=0"), json={"move": {"type": "draw"}},
+                       headers=game.seat(0)).status_code == 202
+    keyed = {"Idempotency-Key": "k-2", **game.seat(0)}
+    first = client.post(game.url("/moves?wait=5"), json={"move": {"type": "place", "row": 0}},
+                        headers=keyed)
+    again = client.post(game.url("/moves?wait=5"), json={"move": {"type": "place", "row": 0}},
+                        headers=keyed)
+    assert first.status_code == 201 and again.json == first.json
+    another = client.post(game.url("/moves?wait=5"), json={"move": {"type": "draw"}},
+                          headers={**keyed, "Idempotency-Key": "k-3"})
+    assert another.status_code == 422 and another.json["code"] == "not-your-turn"
+
 def test_many_clients_on_one_game_get_one_order_and_one_acceptance(app):
     """Eight clients race for the same turn: every post is logged once, exactly one wins."""
     game = create(app.test_client())
