@@ -14,7 +14,7 @@ PORT ?= 8000
 # The Procfile's commands (gunicorn, python) are this virtualenv's.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run redis stop-redis test test-engine bench lint redis-server chromium
+.PHONY: run redis stop-redis test test-engine bench lint redis-server chromium valgrind
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,7 +24,8 @@ $(STAMP): pyproject.toml
 
 # A Debian package, installed when its command is missing: redis-server for the suite (it starts
 # its own on a free port) and for `make run`'s own Redis; chromium for the browser
-# tests (Playwright drives Debian's chromium: it cannot download a browser of its own here).
+# tests (Playwright drives Debian's chromium: it cannot download a browser of its own here);
+# valgrind for the smoke of `bench.instructions`.
 apt_install = command -v $(1) >/dev/null || { \
 	  echo "installing $(1)"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -35,6 +36,9 @@ redis-server:
 
 chromium:
 	@$(call apt_install,chromium)
+
+valgrind:
+	@$(call apt_install,valgrind)
 
 # The project's own Redis: durable (redis.conf: an append-only file), its data in .run/redis/
 # and on a port of its own, so that neither a Redis already on 6379 nor a restart loses a game.
@@ -60,7 +64,7 @@ run: $(STAMP) redis-server
 	fi; \
 	exec $(BIN)/honcho start -p $(PORT) -c web=1,worker=2
 
-test: $(STAMP) redis-server chromium
+test: $(STAMP) redis-server chromium valgrind
 	$(BIN)/python -m pytest
 
 # The rules alone (the engine's tests and the golden replays): no Redis, no workers.

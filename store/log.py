@@ -346,7 +346,7 @@ class Log:
         """`verdict_after`'s wait, queued in a batch after the append `chained` (sent with
         `nudge`), which ends it at once should it refuse (`landed` reads its answer)."""
         streams = {chained.keys[0]: f"{after}-0", chained.nudge: "0-0"}
-        return batch.add(lambda pipe: pipe.xread(streams, block=timeout_ms))
+        return batch.add("XREAD", "BLOCK", timeout_ms, "STREAMS", *streams, *streams.values())
 
     def append(
         self,
@@ -408,7 +408,7 @@ class Log:
     def queue_submitted(self, batch: Batch, game_id: str) -> int:
         """Queue reading the last submission's seq (bytes, or None before any)."""
         meta = keys.game(game_id).meta
-        return batch.add(lambda pipe: pipe.hget(meta, "submitted"))
+        return batch.add("HGET", meta, "submitted")
 
     def progress(self, game_id: str) -> tuple[int, int]:
         """The last submission's seq and the last judged one's, read together."""

@@ -44,3 +44,10 @@ def test_the_benchmark_prints_every_figure():
     missing = [name for name, figure in _FIGURES.items() if not re.search(figure, run.stdout)]
     assert not missing, run.stdout
     assert len(re.findall(_FIGURES["service"], run.stdout)) == 2  # one client, then three
+
+
+def test_the_instruction_count_of_a_move_is_printed():
+    run = subprocess.run([sys.executable, "-m", "bench.instructions", "--moves", "2",
+                          "--games", "1"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert re.search(rf"the web's instructions a move .*: {_NUMBER} M", run.stdout), run.stdout

@@ -28,7 +28,7 @@ def test_the_claim_after_a_ring_carries_commands_about_the_game_the_bell_named(s
     asked = []
 
     def along(batch, game_id):
-        batch.add(lambda pipe: pipe.zscore(CLAIMED, game_id))
+        batch.add("ZSCORE", CLAIMED, game_id)
         return lambda answers: asked.append((game_id, answers))
 
     scheduler.mark_dirty("g")
