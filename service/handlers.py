@@ -303,10 +303,17 @@ def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
             "invalid-move",
             f"{game} has no move of type {kind!r}; its moves are {', '.join(sorted(schemas))}",
         )
-    errors = loader(schemas[kind]).validate(move)
+    errors = _move_errors(game, kind, log.canonical(move))
     if errors:
         raise Problem(400, "invalid-move", f"this {kind} move is malformed", errors=errors)
     return move
+
+
+@functools.lru_cache(maxsize=4096)
+def _move_errors(game: str, kind: str, move: bytes) -> dict[str, Any]:
+    """What validating a move found, remembered by the move's canonical JSON: a game's moves
+    are a few shapes, posted again and again."""
+    return loader(MOVES[game][kind]).validate(orjson.loads(move))
 
 
 def verdict(
