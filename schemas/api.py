@@ -17,6 +17,10 @@ from store.connection import LONGEST_WAIT_S
 # larger (a long finished game's runs to a few hundred KB).
 LARGEST_BODY = 1 << 20
 LARGEST_REPLAY = 16 << 20
+# A move's body is a hundred bytes or so, and what it loads to is remembered by the web
+# (service.web.read, service.handlers); one larger is loaded afresh, so that what is remembered
+# stays small whatever clients send.
+REMEMBERED_BODY = 512
 MOST_PLAYERS = 8
 LONGEST_NAME = 64
 LONGEST_SEED = 256

@@ -21,7 +21,7 @@ from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
 from engine.visibility import redact
-from schemas import loader
+from schemas import api, loader
 from schemas.moves import MOVES
 from service.auth import Seen
 from service.known import Known
@@ -303,7 +303,9 @@ def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
             "invalid-move",
             f"{game} has no move of type {kind!r}; its moves are {', '.join(sorted(schemas))}",
         )
-    errors = _move_errors(game, kind, log.canonical(move))
+    written = log.canonical(move)
+    errors = (_move_errors(game, kind, written) if len(written) <= api.REMEMBERED_BODY
+              else loader(schemas[kind]).validate(move))
     if errors:
         raise Problem(400, "invalid-move", f"this {kind} move is malformed", errors=errors)
     return move

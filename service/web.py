@@ -117,19 +117,7 @@ class Parser(FlaskParser):
         return loader(argmap)
 
     def load_json(self, req: Any, schema: Schema) -> dict[str, Any]:
-        if not req.is_json and (req.content_length or req.headers.get("Transfer-Encoding")):
-            raise Problem(415, "unsupported-media-type",
-                          "the body must be JSON, sent with Content-Type application/json")
-        raw = req.get_data()
-        if len(raw) > g.largest_body:
-            raise RequestEntityTooLarge()
-        try:
-            data = orjson.loads(raw) if raw.strip() else {}
-        except orjson.JSONDecodeError as bad:
-            raise Problem(400, "invalid-json", f"the body is not JSON: {bad}") from None
-        if not isinstance(data, dict):
-            raise Problem(400, "invalid-request", "the body must be a JSON object")
-        return data
+        return _json_object(_sent_body(req))
 
     def load_querystring(self, req: Any, schema: Schema) -> dict[str, str]:
         return req.args.to_dict()
@@ -187,12 +175,57 @@ def read(schema: type[Schema], location: str = "json") -> dict[str, Any]:
 
     The query string of a move is nearly always the same few bytes (`wait=5`), and its
     headers' values too: what they load to is remembered, by the bytes themselves. Parsing
-    and loading them cost a twentieth of the web's work on a move."""
+    and loading them cost a twentieth of the web's work on a move. A move's body is one of
+    a few hundred (a seat, and one of its game's moves): what it loads to is remembered too,
+    as JSON, so that each request gets a copy of its own (loading it cost another twentieth).
+    The body's checks (its media type, its size, that it is a JSON object) run every time,
+    and only what is at most `api.REMEMBERED_BODY` bytes is remembered."""
     if location == "json":
-        return loader(schema).load(_LOADS[location](request, loader(schema)))
-    raw = (request.query_string if location == "query"
-           else tuple(request.headers.get(name) for name in _header_names(loader(schema))))
+        body = _sent_body(request)
+        if len(body) > api.REMEMBERED_BODY:
+            return loader(schema).load(_json_object(body))
+        return orjson.loads(_loaded_body(schema, body))
+    if location == "query":
+        raw: bytes | tuple[str | None, ...] = request.query_string
+        size = len(raw)
+    else:
+        raw = tuple(request.headers.get(name) for name in _header_names(loader(schema)))
+        size = sum(len(value or "") for value in raw)
+    if size > api.REMEMBERED_BODY:
+        return _load(schema, location)
     return dict(_loaded(schema, location, raw))
+
+
+def _load(schema: type[Schema], location: str) -> dict[str, Any]:
+    return loader(schema).load(_LOADS[location](request, loader(schema)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _loaded_body(schema: type[Schema], raw: bytes) -> bytes:
+    """What a JSON body loads to, written as JSON. A refusal is raised, never remembered."""
+    return orjson.dumps(loader(schema).load(_json_object(raw)))
+
+
+def _sent_body(req: Any) -> bytes:
+    """The body, sent as JSON (415 otherwise) and within its route's limit (413)."""
+    if not req.is_json and (req.content_length or req.headers.get("Transfer-Encoding")):
+        raise Problem(415, "unsupported-media-type",
+                      "the body must be JSON, sent with Content-Type application/json")
+    raw = req.get_data()
+    if len(raw) > g.largest_body:
+        raise RequestEntityTooLarge()
+    return raw
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
+    """A body's JSON object; an empty body is `{}`."""
+    try:
+        data = orjson.loads(raw) if raw.strip() else {}
+    except orjson.JSONDecodeError as bad:
+        raise Problem(400, "invalid-json", f"the body is not JSON: {bad}") from None
+    if not isinstance(data, dict):
+        raise Problem(400, "invalid-request", "the body must be a JSON object")
+    return data
 
 
 @functools.lru_cache(maxsize=1024)
@@ -200,7 +233,7 @@ def _loaded(schema: type[Schema], location: str, raw: bytes | tuple[str | None, 
             ) -> dict[str, Any]:
     """What this request's `raw` query string, or values of `schema`'s headers, loads to.
     A refusal (ValidationError) is raised, never remembered."""
-    return loader(schema).load(_LOADS[location](request, loader(schema)))
+    return _load(schema, location)
 
 
 @functools.cache
@@ -209,7 +242,6 @@ def _header_names(schema: Schema) -> tuple[str, ...]:
 
 
 _LOADS = {
-    "json": Blueprint.ARGUMENTS_PARSER.load_json,
     "query": Blueprint.ARGUMENTS_PARSER.load_querystring,
     "headers": Blueprint.ARGUMENTS_PARSER.load_headers,
 }

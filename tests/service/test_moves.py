@@ -3,6 +3,11 @@
 import random
 import threading
 
+from flask import g
+
+from schemas import api
+from service import handlers, web
+from service.web import read
 from tests.api import bearer, create
 
 
@@ -63,8 +68,10 @@ def test_malformed_moves_are_400_and_append_nothing(client):
         if move["type"] != "fly":
             assert answer.json["errors"], move
     assert client.get(game.url()).json["version"] == 1
-    answer = client.post(game.url("/moves"), json={"mov": {}}, headers=game.seat(0))
-    assert answer.status_code == 400 and answer.json["code"] == "invalid-request"
+    for _ in range(2):  # a refused body is not remembered (service.web.read)
+        answer = client.post(game.url("/moves"), json={"mov": {}}, headers=game.seat(0))
+        assert answer.status_code == 400 and answer.json["code"] == "invalid-request"
+        assert "mov" in answer.json["errors"]
 
 
 def test_posting_needs_a_valid_token_for_the_right_seat(client):
@@ -194,3 +201,28 @@ def test_an_accepted_move_is_public_in_its_verdict_entry(client):
     assert events[1]["type"] == "move-submitted" and events[1]["move"] is None
     assert events[2]["type"] == "move-accepted"
     assert events[2]["move"] == {"type": "discard", "card": card}
+
+
+def test_a_body_read_again_is_a_copy_of_its_own(app):
+    """What a body loads to is remembered (service.web.read): each request still gets its own."""
+    body = b'{"seat": 0, "move": {"type": "draw"}}'
+    for _ in range(2):
+        with app.test_request_context("/v1/games/x/moves", method="POST", data=body,
+                                      content_type="application/json"):
+            g.largest_body = len(body)
+            loaded = read(api.Submission)
+            assert loaded == {"seat": 0, "move": {"type": "draw"}}
+            loaded["move"]["type"] = "changed by this request"
+
+
+def test_a_large_body_is_loaded_afresh_and_never_remembered(client):
+    """Only bodies and moves of at most api.REMEMBERED_BODY bytes are remembered: what clients
+    send cannot fill the web's memory."""
+    game = create(client)
+    large = {"type": "draw", "padding": "x" * api.REMEMBERED_BODY}
+    remembered = web._loaded_body.cache_info(), handlers._move_errors.cache_info()
+    for _ in range(2):
+        answer = game.move(0, large)
+        assert answer.status_code == 400 and answer.json["code"] == "invalid-move"
+        assert "padding" in answer.json["errors"]
+    assert (web._loaded_body.cache_info(), handlers._move_errors.cache_info()) == remembered
