@@ -21,7 +21,7 @@ from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
 from engine.visibility import redact
-from schemas import api, loader
+from schemas import api, loader, remembered
 from schemas.moves import MOVES
 from service.auth import Seen
 from service.known import Known
@@ -303,18 +303,16 @@ def _well_formed(game: str, move: dict[str, Any]) -> dict[str, Any]:
             "invalid-move",
             f"{game} has no move of type {kind!r}; its moves are {', '.join(sorted(schemas))}",
         )
-    written = log.canonical(move)
-    errors = (_move_errors(game, kind, written) if len(written) <= api.REMEMBERED_BODY
-              else loader(schemas[kind]).validate(move))
+    errors = _move_errors(game, kind, log.canonical(move))
     if errors:
         raise Problem(400, "invalid-move", f"this {kind} move is malformed", errors=errors)
     return move
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered(4096, api.REMEMBERED_BODY)
 def _move_errors(game: str, kind: str, move: bytes) -> dict[str, Any]:
-    """What validating a move found, remembered by the move's canonical JSON: a game's moves
-    are a few shapes, posted again and again."""
+    """What validating a move found, by the move's canonical JSON: a game's moves are a few
+    shapes, posted again and again."""
     return loader(MOVES[game][kind]).validate(orjson.loads(move))
 
 

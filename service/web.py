@@ -18,7 +18,7 @@ from marshmallow import Schema, ValidationError
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from schemas import api, loader
+from schemas import api, loader, remembered
 from service import limits
 from service.auth import operator, seen
 from service.known import Known
@@ -181,28 +181,15 @@ def read(schema: type[Schema], location: str = "json") -> dict[str, Any]:
     The body's checks (its media type, its size, that it is a JSON object) run every time,
     and only what is at most `api.REMEMBERED_BODY` bytes is remembered."""
     if location == "json":
-        body = _sent_body(request)
-        if len(body) > api.REMEMBERED_BODY:
-            return loader(schema).load(_json_object(body))
-        return orjson.loads(_loaded_body(schema, body))
-    if location == "query":
-        raw: bytes | tuple[str | None, ...] = request.query_string
-        size = len(raw)
-    else:
-        raw = tuple(request.headers.get(name) for name in _header_names(loader(schema)))
-        size = sum(len(value or "") for value in raw)
-    if size > api.REMEMBERED_BODY:
-        return _load(schema, location)
+        return orjson.loads(_loaded_body(schema, _sent_body(request)))
+    raw = (request.query_string if location == "query" else
+           orjson.dumps([request.headers.get(name) for name in _header_names(loader(schema))]))
     return dict(_loaded(schema, location, raw))
 
 
-def _load(schema: type[Schema], location: str) -> dict[str, Any]:
-    return loader(schema).load(_LOADS[location](request, loader(schema)))
-
-
-@functools.lru_cache(maxsize=4096)
+@remembered(4096, api.REMEMBERED_BODY)
 def _loaded_body(schema: type[Schema], raw: bytes) -> bytes:
-    """What a JSON body loads to, written as JSON. A refusal is raised, never remembered."""
+    """What a JSON body loads to, written as JSON."""
     return orjson.dumps(loader(schema).load(_json_object(raw)))
 
 
@@ -228,12 +215,11 @@ def _json_object(raw: bytes) -> dict[str, Any]:
     return data
 
 
-@functools.lru_cache(maxsize=1024)
-def _loaded(schema: type[Schema], location: str, raw: bytes | tuple[str | None, ...]
-            ) -> dict[str, Any]:
-    """What this request's `raw` query string, or values of `schema`'s headers, loads to.
-    A refusal (ValidationError) is raised, never remembered."""
-    return _load(schema, location)
+@remembered(1024, api.REMEMBERED_BODY)
+def _loaded(schema: type[Schema], location: str, raw: bytes) -> dict[str, Any]:
+    """What this request's `raw` query string, or values of `schema`'s headers (as JSON),
+    loads to."""
+    return loader(schema).load(_LOADS[location](request, loader(schema)))
 
 
 @functools.cache
