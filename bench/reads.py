@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/reads.py [--clients 8] [--seconds 10]
 
-It starts its own Redis, one web process (WEB_CONCURRENCY=1, the Procfile's threads) and a
+It starts its own Redis, one web process (WEB_CONCURRENCY=1, the Procfile's gevent worker) and a
 worker, creates a game, then C keep-alive clients read its state (`GET /state` with a seat's
 token: authorization, a projection read and the view spliced in, the commonest request) as
 fast as they can, and prints requests per second and p50/p99 latency.

@@ -7,6 +7,8 @@ set. A whole game is played through the socket with each seat's own token.
 from __future__ import annotations
 
 import random
+from http.client import HTTPConnection
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -38,3 +40,29 @@ def test_a_whole_coloretto_game_over_real_http(http):
     events = http.get(game.url("/events"), headers={"Accept": "application/x-ndjson"})
     assert events.headers["Content-Type"].startswith("application/x-ndjson")
     assert http.get("/healthz").json["workers"] >= 1
+
+
+def test_one_web_process_serves_many_more_open_followers_than_threads(redis_url):
+    """A follower waits on a greenlet, not a thread: 64 of them stay open on the one web
+    process while a move is posted and judged, and each is sent its verdict, then ends when
+    its time is up (as every follow does, so that none holds the web for good)."""
+    with serve({"REDIS_URL": redis_url, "TABLELOG_FOLLOW_SECONDS": "3"}) as http:
+        created = http.post("/v1/games", json={"game": "coloretto", "seed": "followed",
+                                                "players": ["ann", "bob", "cid"]}).json
+        game = Game(http, created, {s["seat"]: s["token"] for s in created["seats"]})
+        address = urlsplit(http.base)
+        followers = [HTTPConnection(address.hostname, address.port, timeout=10)
+                     for _ in range(64)]
+        try:
+            for follower in followers:
+                follower.request("GET", game.url("/events?follow=1"),
+                                 headers={"Accept": "text/event-stream"})
+            answers = [follower.getresponse() for follower in followers]
+            assert {a.status for a in answers} == {200}
+            choice = http.get(game.url("/legal-moves"), headers=game.table).json["moves"][0]
+            assert game.move(choice["seat"], choice["move"]).status_code == 201
+            for answer in answers:
+                assert b'"type":"move-accepted"' in answer.read()
+        finally:
+            for follower in followers:
+                follower.close()
