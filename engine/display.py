@@ -68,7 +68,10 @@ def numbered_values(row: Row) -> tuple[int, ...]:
 
 
 def direction(row: Row) -> str:
-    values = numbered_values(row)
+    return _direction(numbered_values(row))
+
+
+def _direction(values: tuple[int, ...]) -> str:
     for value in values[1:]:
         if value != values[0]:
             return ASCENDING if value > values[0] else DESCENDING
@@ -116,11 +119,12 @@ def check_follow(row: Row, colour: str, card: str) -> None:
             f"a coloured card goes only into the row of its own colour: {card} is"
             f" {COLOUR_NAMES[own]}, not {name}",
         )
-    if is_closed(row):
-        raise IllegalMove(
-            "row-closed", f"the {name} row is closed: its second final card ended it for good"
-        )
-    if finals(row):
+    # Most rows hold no final: one set operation tells, before the finals are counted.
+    if has_final(row):
+        if is_closed(row):
+            raise IllegalMove(
+                "row-closed", f"the {name} row is closed: its second final card ended it for good"
+            )
         if not is_final(card):
             raise IllegalMove(
                 "after-final",
@@ -154,7 +158,7 @@ def _check_point(row: Row, name: str, card: str) -> None:
 
 def _check_numbered(row: Row, name: str, value: int) -> None:
     values = numbered_values(row)
-    way = direction(row)
+    way = _direction(values)
     if way == ASCENDING and value < max(values):
         raise IllegalMove(
             "row-direction",

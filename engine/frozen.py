@@ -65,13 +65,14 @@ _set = object.__setattr__
 
 
 def replace(value: T, **changes: Any) -> T:
-    fields = value.__dict__ | changes
-    kind = type(value)
+    old = value.__dict__
+    fields = old | changes
     # An unknown name is a new key: told by the count, not by comparing the names every time.
-    if len(fields) != len(value.__dict__):
+    if len(fields) != len(old):
+        kind = type(value)
         unknown = sorted(changes.keys() - _field_set(kind))[0]
         raise TypeError(f"{kind.__name__} has no field {unknown!r}")
-    fresh = _new(kind)
+    fresh = _new(type(value))
     _set(fresh, "__dict__", fields)
     return fresh
 

@@ -120,9 +120,9 @@ class Piles:
 
     def draw(self, source: Any) -> tuple[Piles, str]:
         """The piles after drawing from `source`, and the card drawn (IllegalMove if not)."""
-        self.check_draw(source)
-        if source == DECK:
+        if source == DECK and self.deck:  # the usual draw, which no rule refuses
             return replace(self, deck=self.deck[1:]), self.deck[0]
+        self.check_draw(source)
         i = self.names.index(source)
         card = self.discards[i][-1]
         return replace(self, discards=with_item(self.discards, i, self.discards[i][:-1])), card

@@ -83,14 +83,23 @@ class Board:
         last = max(c.row for c in self.cells)
         return tuple(range(last - GOAL_ROWS + 1, last + 1))
 
+    # Asked of both ends of every step a pawn takes: worked out once per board.
+    @functools.cached_property
+    def _goal_cells(self) -> frozenset[str]:
+        return frozenset(c.id for c in self.cells if c.row in self.goal_rows)
+
+    @functools.cached_property
+    def _stack_colours(self) -> dict[str, str]:
+        return {cell: colour for colour, cell in self.stacks}
+
     def in_goal(self, cell_id: str) -> bool:
-        return cell_id != self.start and self.cell(cell_id).row in self.goal_rows
+        return cell_id in self._goal_cells
 
     def value(self, cell_id: str) -> int:
         return 0 if cell_id == self.start else self.cell(cell_id).value
 
     def stack_colour(self, cell_id: str) -> str | None:
-        return next((colour for colour, cell in self.stacks if cell == cell_id), None)
+        return self._stack_colours.get(cell_id)
 
     def to_json(self) -> dict[str, Any]:
         """The board as a client draws it: the file's format, plus the goal rows."""

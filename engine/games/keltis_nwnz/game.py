@@ -157,23 +157,14 @@ class KeltisNwnz:
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
         kind = move_type(move, state.over)
         require_turn(seat, state.turn)
+        known = _MOVES.get(kind) if isinstance(kind, str) else None
+        if known is None:
+            raise IllegalMove("unknown-move", f"keltis-nwnz has no move of type {kind!r}")
+        phase, attempt, make = known
         turn = _Turn(self.layout, state, seat, seq)
-        if kind == "move":
-            turn.expect(PLAY, "play a card to move a pawn")
-            return turn.move(move)
-        if kind == "discard":
-            turn.expect(PLAY, "discard a card")
-            return turn.discard(_card(move))
-        if kind == "clover":
-            turn.expect(CLOVER_DUE, "make a clover move")
-            return turn.clover(move)
-        if kind == "discard-tile":
-            turn.expect(DISCARD_DUE, "discard for a discard tile")
-            return turn.discard_tile(move)
-        if kind == "draw":
-            turn.expect(DRAW, "draw")
-            return turn.draw(move.get("from"))
-        raise IllegalMove("unknown-move", f"keltis-nwnz has no move of type {kind!r}")
+        if state.phase != phase:
+            raise turn.out_of_phase(attempt)
+        return make(turn, move)
 
     def board(self) -> dict[str, Any]:
         return self.layout.to_json()
@@ -239,14 +230,16 @@ class KeltisNwnz:
 class _Turn:
     """The moves of `seat` against `state`, each returning the Outcome it makes."""
 
+    # One is made for every move: slots make it and read it quicker than a __dict__.
+    __slots__ = ("board", "state", "seat", "seq", "me")
+
     def __init__(self, board: Board, state: State, seat: int, seq: int):
         self.board, self.state, self.seat, self.seq = board, state, seat, seq
         self.me = state.players[seat]
 
-    def expect(self, phase: str, attempt: str) -> None:
+    def out_of_phase(self, attempt: str) -> IllegalMove:
+        """Why `attempt` is refused now: the phase of the turn asks for another move."""
         state = self.state
-        if state.phase == phase:
-            return
         due = {
             PLAY: ("play-first", "play or discard a card first"),
             CLOVER_DUE: (
@@ -261,7 +254,7 @@ class _Turn:
             ),
             DRAW: ("draw-due", f"you hold {len(self.me.hand)} cards: draw back to {HAND} first"),
         }[state.phase]
-        raise IllegalMove(due[0], f"you cannot {attempt} now: {due[1]}")
+        return IllegalMove(due[0], f"you cannot {attempt} now: {due[1]}")
 
     def move(self, move: Mapping[str, Any]) -> Outcome:
         pawn = self._pawn(move)
@@ -286,7 +279,8 @@ class _Turn:
         facts: list[Fact] = [Moved(self.seat, pawn.name, pawn.cell, to, card)]
         return self._arrive(me, pawn, to, facts)
 
-    def discard(self, card: str) -> Outcome:
+    def discard(self, move: Mapping[str, Any]) -> Outcome:
+        card = _card(move)
         self._in_hand(card)
         me = replace(self.me, hand=_without(self.me.hand, card))
         return self._then_draw(me, [Discarded(self.seat, card, "hand")],
@@ -331,7 +325,8 @@ class _Turn:
             )
         return self._then_draw(me, [fact], piles=self.state.piles.discard(card))
 
-    def draw(self, source: Any) -> Outcome:
+    def draw(self, move: Mapping[str, Any]) -> Outcome:
+        source = move.get("from")
         if not isinstance(source, str):
             raise IllegalMove("malformed-move", "a draw needs 'from': 'deck' or a colour")
         piles, card = self.state.piles.draw(source)
@@ -349,7 +344,7 @@ class _Turn:
     def _arrive(self, me: Player, pawn: Pawn, to: str, facts: list[Fact]) -> Outcome:
         board = self.board
         moved = Pawn(pawn.name, to, (*pawn.moves, self.seq))
-        me = replace(me, pawns=tuple(moved if p.name == pawn.name else p for p in me.pawns))
+        me = replace(me, pawns=with_item(me.pawns, PAWNS.index(pawn.name), moved))
         if board.in_goal(to) and not board.in_goal(pawn.cell):
             ended = self._with_me(me, due_at=None, over=True, ended_by="goal-zone")
             if _goal_pawns(board, ended) >= _GOAL_PAWNS_TO_END:
@@ -359,7 +354,7 @@ class _Turn:
         stack = board.stack_colour(to)
         if stack is not None:
             return self._from_stack(me, stack, to, facts)
-        tile_index = next((i for i, t in enumerate(self.state.tiles) if t.cell == to), None)
+        tile_index = _tile_on(self.state.tiles, to)
         if tile_index is None:
             return self._then_draw(me, facts)
         return self._tile(me, tile_index, facts)
@@ -439,20 +434,32 @@ class _Turn:
         return replace(self.state, players=with_item(self.state.players, self.seat, me),
                        **changes)
 
-    def _then_draw(self, me: Player, facts: list[Fact], **changes: Any) -> Outcome:
+    def _then_draw(self, me: Player, facts: list[Fact], piles: Piles | None = None,
+                   **changes: Any) -> Outcome:
         """Draw back to 8 next, or pass the turn when the hand is full; made in one step with
         this seat's player `me` and the turn's other `changes` (a state has a dozen fields to
         copy)."""
-        piles = changes.pop("piles", self.state.piles)
+        state = self.state
+        if piles is None:
+            piles = state.piles
         if len(me.hand) < HAND and piles.can_draw:
-            state = self._with_me(me, piles=piles, phase=DRAW, due_at=None, **changes)
+            changes["phase"] = DRAW
         else:
-            turn = (self.seat + 1) % self.state.table.seats
-            state = self._with_me(
-                me, piles=piles.end_turn(), phase=PLAY, due_at=None, turn=turn, **changes
-            )
-        return Outcome(state, tuple(facts))
+            piles = piles.end_turn()
+            changes["phase"] = PLAY
+            changes["turn"] = (self.seat + 1) % state.table.seats
+        return Outcome(self._with_me(me, piles=piles, due_at=None, **changes), tuple(facts))
 
+
+# Each kind of move: the phase it belongs to, what the player attempts by it, and the turn's
+# method making it.
+_MOVES = {
+    "move": (PLAY, "play a card to move a pawn", _Turn.move),
+    "discard": (PLAY, "discard a card", _Turn.discard),
+    "clover": (CLOVER_DUE, "make a clover move", _Turn.clover),
+    "discard-tile": (DISCARD_DUE, "discard for a discard tile", _Turn.discard_tile),
+    "draw": (DRAW, "draw", _Turn.draw),
+}
 
 GAME = KeltisNwnz()
 
@@ -481,6 +488,14 @@ def _discard_tile_moves(me: Player) -> tuple[dict[str, Any], ...]:
             extra = {"from": "display"} if top in me.hand else {}
             moves.append({"type": "discard-tile", "card": top, **extra})
     return tuple(moves)
+
+
+def _tile_on(tiles: tuple[PathTile, ...], cell: str) -> int | None:
+    """The index of the tile lying on `cell`, if any: a loop, at half a generator's cost."""
+    for i, tile in enumerate(tiles):
+        if tile.cell == cell:
+            return i
+    return None
 
 
 def _goal_pawns(board: Board, state: State) -> int:
