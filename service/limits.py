@@ -157,13 +157,19 @@ class _Limits:
         self.counter = _Counter(counts)
 
     def counted(self, game_id: str | None = None) -> list[Counted]:
-        """What this request counts against: its token's requests (or its address's, without
-        a token), its endpoint's own limit, and a look at its address's refused tokens.
+        """What this request counts against (`counted_for`)."""
+        return self.counted_for(request.headers.get("Authorization"), _address(),
+                                request.endpoint, game_id)
+
+    def counted_for(self, token: str | None, address: str, endpoint: str | None,
+                    game_id: str | None = None) -> list[Counted]:
+        """What a request with this Authorization header, from this address, to this endpoint
+        counts against: its token's requests (or its address's, without a token), its
+        endpoint's own limit, and a look at its address's refused tokens.
 
         A token's count for a request about a game lives under that game's hash tag: a token
         is good for one game only, and the append of a move to it can take the count itself,
         on a Redis Cluster too (`store.log`)."""
-        token, address = request.headers.get("Authorization"), _address()
         counted = []
         if token is not None and self.refused.lately(address):
             counted += _rates(self.failed_auth, address, hit=False)
@@ -172,7 +178,7 @@ class _Limits:
         else:
             counted += _rates(self.per_token, token if game_id is None else
                               _in_game(game_id) + token)
-        if (limit := self.on_endpoint.get(request.endpoint)) is not None:
+        if (limit := self.on_endpoint.get(endpoint)) is not None:
             counted += _rates(limit, address)
         return counted
 
@@ -258,6 +264,15 @@ def asked(game_id: str) -> Asked:
     return UNLIMITED if limits is None else Asked(limits.counted(game_id), limits)
 
 
+def asked_of(app: Flask, token: str | None, address: str | None, endpoint: str,
+             game_id: str) -> Asked:
+    """`asked`, for a request read off its WSGI environment rather than Flask's."""
+    limits: _Limits | None = app.extensions.get("limits")
+    if limits is None:
+        return UNLIMITED
+    return Asked(limits.counted_for(token, address or _UNKNOWN, endpoint, game_id), limits)
+
+
 class Owed:
     """The counts of a request that did not take them with its game's context: the append of
     its move takes them (`take`), or, should it be refused before that, `settle` does."""
@@ -292,4 +307,7 @@ def register(app: Flask) -> None:
 
 
 def _address() -> str:
-    return request.remote_addr or "unknown"
+    return request.remote_addr or _UNKNOWN
+
+
+_UNKNOWN = "unknown"  # the address of a request whose server named none

@@ -2,9 +2,12 @@
 
 from http import HTTPStatus
 
+from flask import Response
+
 from schemas import api
 from service import handlers
 from service.auth import Seen
+from service.known import Known
 from service.problems import problem_response
 from service.web import (
     Blueprint,
@@ -16,6 +19,7 @@ from service.web import (
     read,
     store,
 )
+from store import Store
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
 
@@ -36,7 +40,14 @@ def submit(game: Seen):
     submission = read(api.Submission)
     wait = read(api.Wait, "query")["wait"]
     key = read(api.IdempotencyKey, "headers").get("key")
-    status, verdict = handlers.submit(store(), game, submission, key, wait, known())
+    return submitted(store(), known(), game, submission, wait, key)
+
+
+def submitted(store: Store, known: Known, game: Seen, submission: dict, wait: float,
+              key: str | None) -> Response:
+    """The answer to a move, read and loaded: this route's, and the express lane's
+    (`service.express`)."""
+    status, verdict = handlers.submit(store, game, submission, key, wait, known)
     if status == 422:
         return problem_response(422, verdict["code"], verdict["detail"], **_rest(verdict))
     return answer(verdict, status, {"Location": f"/v1/games/{game.id}/moves/{verdict['seq']}"})

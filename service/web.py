@@ -17,6 +17,7 @@ from flask import Response, current_app, g, request
 from marshmallow import Schema, ValidationError
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Request
 
 from schemas import api, loader, remembered
 from service import limits
@@ -181,10 +182,26 @@ def read(schema: type[Schema], location: str = "json") -> dict[str, Any]:
     The body's checks (its media type, its size, that it is a JSON object) run every time,
     and only what is at most `api.REMEMBERED_BODY` bytes is remembered."""
     if location == "json":
-        return orjson.loads(_loaded_body(schema, _sent_body(request)))
-    raw = (request.query_string if location == "query" else
-           orjson.dumps([request.headers.get(name) for name in _header_names(loader(schema))]))
-    return dict(_loaded(schema, location, raw))
+        return read_body(schema, _sent_body(request))
+    if location == "query":
+        return read_query(schema, request.query_string)
+    return read_headers(schema, request.headers.get)
+
+
+def read_body(schema: type[Schema], raw: bytes) -> dict[str, Any]:
+    """What a JSON body sent within its route's limit loads to."""
+    return orjson.loads(_loaded_body(schema, raw))
+
+
+def read_query(schema: type[Schema], raw: bytes) -> dict[str, Any]:
+    """What a query string loads to."""
+    return dict(_loaded(schema, "query", raw))
+
+
+def read_headers(schema: type[Schema], header: Callable[[str], str | None]) -> dict[str, Any]:
+    """What the headers `schema` reads load to, each header's value got by its name."""
+    names = _header_names(loader(schema))
+    return dict(_loaded(schema, "headers", orjson.dumps([header(name) for name in names])))
 
 
 @remembered(4096, api.REMEMBERED_BODY)
@@ -217,9 +234,10 @@ def _json_object(raw: bytes) -> dict[str, Any]:
 
 @remembered(1024, api.REMEMBERED_BODY)
 def _loaded(schema: type[Schema], location: str, raw: bytes) -> dict[str, Any]:
-    """What this request's `raw` query string, or values of `schema`'s headers (as JSON),
-    loads to."""
-    return loader(schema).load(_LOADS[location](request, loader(schema)))
+    """What a `raw` query string, or the values of `schema`'s headers (as JSON), load to, read
+    as webargs reads them off a request that sent just those."""
+    sent = _SENT[location](loader(schema), raw)
+    return loader(schema).load(_LOADS[location](sent, loader(schema)))
 
 
 @functools.cache
@@ -227,6 +245,22 @@ def _header_names(schema: Schema) -> tuple[str, ...]:
     return tuple(f.data_key or name for name, f in schema.load_fields.items())
 
 
+def _sending_query(schema: Schema, raw: bytes) -> Request:
+    return Request({"QUERY_STRING": raw.decode("latin-1")})
+
+
+def _sending_headers(schema: Schema, raw: bytes) -> Request:
+    values = zip(_header_names(schema), orjson.loads(raw), strict=True)
+    return Request({environ_key(name): value for name, value in values if value is not None})
+
+
+def environ_key(header: str) -> str:
+    """Where a WSGI environment holds a request header's value (as Werkzeug reads it)."""
+    key = header.upper().replace("-", "_")
+    return key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
+
+
+_SENT = {"query": _sending_query, "headers": _sending_headers}
 _LOADS = {
     "query": Blueprint.ARGUMENTS_PARSER.load_querystring,
     "headers": Blueprint.ARGUMENTS_PARSER.load_headers,
