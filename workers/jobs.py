@@ -16,6 +16,7 @@ from engine.audit import report
 from store import Store
 from store.audits import AuditStatus
 from store.connection import cluster_url, redis_url
+from store.scheduler import AT_ONCE
 from workers import presence
 from workers.validation import ReadAhead, judge
 
@@ -32,8 +33,6 @@ LINGER_S = 10.0
 # Set when the worker is asked to stop: a waiting drain gives up at once, so a stop takes a
 # second at most, not a whole linger.
 STOPPING = threading.Event()
-# Games claimed at once: judged in three round trips (claim, read, commit) whatever their number.
-BATCH = 64
 # An audit's progress is written at most this often: one record every 200 entries cost the
 # audit of a finished Coloretto game seven round trips, more than its rebuild.
 PROGRESS_EVERY_S = 0.25
@@ -63,7 +62,7 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
         while True:
             linger = 0 if again or STOPPING.is_set() else linger_s
             claimed = scheduler.next_dirty(
-                slot, linger, worker, BATCH - len(again), STOPPING, along=ahead)
+                slot, linger, worker, AT_ONCE - len(again), STOPPING, along=ahead)
             read = ahead.take()
             if not (games := again + claimed + list(read)):
                 break

@@ -6,6 +6,7 @@ from freezegun import freeze_time
 
 from store import Store
 from store.keys import BELL, CLAIMED, DIRTY, draining
+from store.scheduler import AT_ONCE
 
 
 def test_a_waiting_drain_is_woken_by_the_bell_a_marked_game_rings(store):
@@ -44,11 +45,15 @@ def test_the_claim_after_a_ring_carries_commands_about_the_game_the_bell_named(s
     assert game_id == "rung" and claimed == [b"rung"] and score is not None
 
 
-def test_one_slot_opens_for_one_waiting_game_and_a_second_only_for_a_backlog(store):
+def test_one_slot_opens_for_one_waiting_game_and_a_second_only_past_one_claim_s_worth(store):
     scheduler = store.scheduler
     assert scheduler.mark_dirty("a") == 0
     assert scheduler.mark_dirty("a") is None  # slot 0 is taken and one game waits
-    assert scheduler.mark_dirty("b") == 1
+    # One drain claims every game waiting at once: a second would only split them.
+    for game in range(1, AT_ONCE):
+        assert scheduler.mark_dirty(f"g{game}") is None
+    assert store.redis.zcard(DIRTY) == AT_ONCE and not store.redis.exists(draining(1))
+    assert scheduler.mark_dirty("one-more") == 1
     assert scheduler.mark_dirty("c") is None
     assert store.redis.exists(draining(0), draining(1)) == 2
 
