@@ -2,13 +2,11 @@
 
 from http import HTTPStatus
 
-from flask import Response
-
 from schemas import api
 from service import handlers
 from service.auth import Seen
 from service.known import Known
-from service.problems import problem_response
+from service.problems import problem_written
 from service.web import (
     Blueprint,
     about_game,
@@ -18,7 +16,9 @@ from service.web import (
     known,
     read,
     store,
+    written,
 )
+from service.written import Written
 from store import Store
 
 bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
@@ -40,17 +40,17 @@ def submit(game: Seen):
     submission = read(api.Submission)
     wait = read(api.Wait, "query")["wait"]
     key = read(api.IdempotencyKey, "headers").get("key")
-    return submitted(store(), known(), game, submission, wait, key)
+    return submitted(store(), known(), game, submission, wait, key).response()
 
 
 def submitted(store: Store, known: Known, game: Seen, submission: dict, wait: float,
-              key: str | None) -> Response:
+              key: str | None) -> Written:
     """The answer to a move, read and loaded: this route's, and the express lane's
     (`service.express`)."""
     status, verdict = handlers.submit(store, game, submission, key, wait, known)
     if status == 422:
-        return problem_response(422, verdict["code"], verdict["detail"], **_rest(verdict))
-    return answer(verdict, status, {"Location": f"/v1/games/{game.id}/moves/{verdict['seq']}"})
+        return problem_written(422, verdict["code"], verdict["detail"], **_rest(verdict))
+    return written(verdict, status, {"Location": f"/v1/games/{game.id}/moves/{verdict['seq']}"})
 
 
 def _rest(verdict: dict) -> dict:

@@ -12,6 +12,7 @@ from redis.exceptions import RedisClusterException, RedisError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.log import UnknownRules
+from service.written import Written
 from store.log import OutcomeUnknown
 
 PROBLEM_TYPES = "https://tablelog.example/problems/"
@@ -42,11 +43,14 @@ def problem_bytes(status: int, code: str, detail: str, **extra: Any) -> bytes:
 
 
 def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
-    answer = Response(problem_bytes(status, code, detail, **extra), status=status,
-                      mimetype=PROBLEM_JSON)
+    return problem_written(status, code, detail, **extra).response()
+
+
+def problem_written(status: int, code: str, detail: str, **extra: Any) -> Written:
+    headers = (("Content-Type", PROBLEM_JSON),)
     if status == 503:
-        answer.headers["Retry-After"] = RETRY_AFTER_S
-    return answer
+        headers += (("Retry-After", RETRY_AFTER_S),)
+    return Written(status, problem_bytes(status, code, detail, **extra), headers)
 
 
 def code_of(status: int) -> str:

@@ -24,6 +24,7 @@ from service import limits
 from service.auth import operator, seen
 from service.known import Known
 from service.problems import PROBLEM_JSON, Problem
+from service.written import Written
 from store import Store
 
 # The caller's token, as an OpenAPI security requirement: optional (`{}`), since a caller
@@ -280,5 +281,10 @@ def refuse_large_bodies() -> None:
 
 
 def answer(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return written(payload, status, headers).response()
+
+
+def written(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Written:
+    """A JSON answer."""
     data = payload if isinstance(payload, bytes) else orjson.dumps(payload)
-    return Response(data, status=status, mimetype="application/json", headers=headers)
+    return Written(status, data, (("Content-Type", "application/json"), *(headers or {}).items()))

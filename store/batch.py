@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import hiredis
 import redis
 from redis.cluster import RedisCluster
 from redis.commands.core import Script
@@ -76,7 +77,7 @@ class Batch:
             pool.release(connection)
 
     def _exchange(self, connection: AbstractConnection, commands: list[Command]) -> list[Any]:
-        connection.send_packed_command(connection.pack_commands(commands))
+        connection.send_packed_command([_packed(commands)])
         return [self._answer(connection, command[0]) for command in commands]
 
     def _answer(self, connection: AbstractConnection, name: str) -> Any:
@@ -92,6 +93,14 @@ class Batch:
             return self.client.execute_command(*command)
         except ResponseError as refused:  # as a batch answers it; Redis going away raises
             return refused
+
+
+def _packed(commands: list[Command]) -> bytes:
+    """The commands in Redis's protocol, packed by hiredis as they are. redis-py's packer first
+    looks at every argument (a bytearray or memoryview to copy, a command name holding a space
+    to split), which none of the store's commands needs: their arguments are str, bytes and
+    numbers."""
+    return b"".join(map(hiredis.pack_command, commands))
 
 
 class NothingSent(redis.ConnectionError):
