@@ -198,6 +198,7 @@ class Scheduler:
     def next_dirty(
         self, slot: int, linger_s: float, worker: str = _QUEUED, at_most: int = 1,
         give_up: threading.Event | None = None, along: Along | None = None,
+        bell_first: bool = False,
     ) -> list[str]:
         """Claim up to `at_most` games, marked dirty longest ago first, waiting up to `linger_s`
         for one to appear.
@@ -209,10 +210,12 @@ class Scheduler:
         second at a time: each claim renews the slot's flag, and `give_up` (set) ends the wait.
         `worker` names the process running the drain, for its slot's flag. The claim that
         follows a ring carries `along`'s commands about the game the bell named, in its round
-        trip, and returns whatever it claimed, nothing included.
+        trip, and returns whatever it claimed, nothing included. `bell_first` waits for the
+        bell before the first claim: the caller knows that no game waited a moment ago (a
+        drain right after its commit), and a game marked since rang it.
         """
         deadline = time.monotonic() + linger_s
-        rung: str | None = None
+        rung = self._rung(min(linger_s, _WAIT_AT_ONCE_S)) if bell_first and linger_s else None
         while True:
             now = time.time()
             # A string: a Lua number would reach Redis rounded, and the release compares it.
@@ -239,8 +242,16 @@ class Scheduler:
                 games = [game.decode() for game in claimed]
                 self._claims.update(dict.fromkeys(games, until))
                 return games
-            rang = self.redis.blpop([keys.BELL], timeout=min(left, _WAIT_AT_ONCE_S))
-            rung = None if rang is None else rang[1].decode()
+            rung = self._rung(min(left, _WAIT_AT_ONCE_S))
+
+    def _rung(self, timeout_s: float) -> str | None:
+        """The game the bell names, waiting up to `timeout_s` for it to ring."""
+        rang = self.redis.blpop([keys.BELL], timeout=timeout_s)
+        return None if rang is None else rang[1].decode()
+
+    def queue_waiting(self, batch: Batch) -> int:
+        """Queue counting the games marked dirty and claimed by no drain."""
+        return batch.add("ZCARD", keys.DIRTY)
 
     def judged(self, game_id: str) -> None:
         """Release this drain's claim on a game it judged, with its next claim (a claim since

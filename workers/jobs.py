@@ -45,8 +45,10 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
     one job instead of one job each, under load and at a person's pace alike. The games
     claimed at once are judged in three round trips (claim, read, commit) whatever their
     number, and the game a bell woke the drain for in two (its read goes with the claim,
-    `ReadAhead`); the claims on judged games are released by the next claim, and a game submitted to
-    while it was judged is judged again at once, its claim still held. A game that cannot be
+    `ReadAhead`); the claims on judged games are released by the next claim, which waits for
+    the bell when no game waited as the commit ran (a claim finding nothing cost a round trip
+    a verdict at a person's pace), and a game submitted to while it was judged is judged again
+    at once, its claim still held. A game that cannot be
     judged now must not stop the drain for every other game: locked by another worker (judging
     it, or dead while judging it), it keeps its claim until that lock lapses; failing (a bug),
     until the claim lapses; then the game is judged again. When Redis goes away the drain ends:
@@ -59,10 +61,12 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
     written = 0
     while True:
         again: list[str] = []
+        quiet = False  # no game waited as the last commit ran
         while True:
             linger = 0 if again or STOPPING.is_set() else linger_s
             claimed = scheduler.next_dirty(
-                slot, linger, worker, AT_ONCE - len(again), STOPPING, along=ahead)
+                slot, linger, worker, AT_ONCE - len(again), STOPPING, along=ahead,
+                bell_first=quiet)
             read = ahead.take()
             if not (games := again + claimed + list(read)):
                 break
@@ -73,6 +77,7 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
             for game_id in judged.left:
                 scheduler.leave(game_id, judged.locked.get(game_id))
             again = judged.again
+            quiet = judged.waiting == 0
         if scheduler.drain_may_stop(slot, worker):
             return written
 

@@ -41,6 +41,7 @@ class Judged:
     left: list[str] = field(default_factory=list)
     # Those of them locked by another worker: in how many seconds that lock lapses.
     locked: dict[str, float] = field(default_factory=dict)
+    waiting: int = 0  # games marked dirty and claimed by no drain, as the commit ran
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,9 @@ def judge(store: Store, game_ids: Sequence[str], worker: str = "",
         verdicts[game_id] = pending
         last = judging.judged if pending is None else pending.last[0]
         submitted[game_id] = (store.log.queue_submitted(commit, game_id), last)
+    waiting = store.scheduler.queue_waiting(commit)
     answers = commit.run()
+    judged.waiting = int(checked(answers[waiting]))
     for game_id, pending in verdicts.items():
         judged.written += _settle(store, game_id, pending, answers)
         index, last = submitted[game_id]

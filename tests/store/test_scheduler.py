@@ -45,6 +45,20 @@ def test_the_claim_after_a_ring_carries_commands_about_the_game_the_bell_named(s
     assert game_id == "rung" and claimed == [b"rung"] and score is not None
 
 
+def test_a_drain_told_no_game_waited_waits_for_the_bell_before_it_claims(store):
+    """Right after a commit that found no game waiting, a claim would find nothing: the drain
+    waits for the next mark's ring first, and claims then."""
+    scheduler = store.scheduler
+    store.redis.zadd(DIRTY, {"unrung": 1.0})  # as a mark would, but without the ring
+    later = threading.Timer(0.2, scheduler.mark_dirty, ["rung"])
+    later.start()
+    claimed = scheduler.next_dirty(0, linger_s=5, at_most=2, bell_first=True)
+    later.join()
+    assert claimed == ["unrung", "rung"]  # claimed once "rung" rang, not before
+    store.redis.zadd(DIRTY, {"unrung-too": 1.0})
+    assert scheduler.next_dirty(0, linger_s=5, at_most=2) == ["unrung-too"]  # at once
+
+
 def test_one_slot_opens_for_one_waiting_game_and_a_second_only_past_one_claim_s_worth(store):
     scheduler = store.scheduler
     assert scheduler.mark_dirty("a") == 0
