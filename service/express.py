@@ -89,12 +89,13 @@ class Express:
 
     def _refusal(self, environ: dict[str, Any], game: Seen, refused: Exception) -> Any:
         """`refused` answered as the route answers it: a 429 first when the move's counts, not
-        taken yet, are past their rate (as `web.about_played_game` does)."""
+        taken yet, are past their rate, or whatever taking them raised instead (as
+        `web.about_played_game` does)."""
         try:
             if game.owed is not None:
                 game.owed.settle()
-        except Problem as limited:
-            refused = limited
+        except Exception as instead:  # noqa: BLE001 (answered in its stead, as by the route)
+            refused = instead
         with self.app.request_context(environ):
             handled = self.app.handle_user_exception(refused)
             return self.app.finalize_request(handled, from_error_handler=True)

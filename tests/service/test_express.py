@@ -98,3 +98,14 @@ def test_a_move_with_an_idempotency_key_goes_the_lane_and_counts_once(client, di
     assert first.status_code == again.status_code == 201 and first.json == again.json
     other = _post(game, 0, {"move": {"type": "place", "row": 1}}, **{"Idempotency-Key": "k-1"})
     assert (other.status_code, other.json["code"]) == (422, "idempotency-key-reused")
+
+
+def test_a_move_refused_past_its_rate_is_a_429_first(redis_url, workers, monkeypatch):
+    for name, rate in {**limits.out_of_reach(), "TABLELOG_RATE_PER_TOKEN": "2/minute"}.items():
+        monkeypatch.setenv(name, rate)
+    game = create(create_app({"TESTING": True, "REDIS_URL": redis_url}).test_client())
+    assert game.move(0, {"type": "draw"}).status_code == 201  # 1: with the context
+    assert game.move(0, {"type": "place", "row": 0}).status_code == 201  # 2: in the append
+    for kind in ("application/json", VIA_FLASK):  # 3 and 4: malformed, and past the rate
+        refused = _post(game, 0, {"move": {"type": "fly"}}, kind)
+        assert (refused.status_code, refused.json["code"]) == (429, "rate-limited")
