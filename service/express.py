@@ -32,7 +32,7 @@ from service import moves
 from service.auth import Seen
 from service.limits import asked_of
 from service.problems import Problem
-from service.web import environ_key, read_body, read_headers, read_query
+from service.web import environ_key, largest_body, read_body, read_headers, read_query
 
 _GAMES, _MOVES = "/v1/games/", "/moves"
 _ENDPOINT = "moves.submit"
@@ -45,7 +45,7 @@ class Express:
 
     def __init__(self, app: Flask):
         self.app, self.flask, self.extensions = app, app.wsgi_app, app.extensions
-        self.largest = getattr(app.view_functions[_ENDPOINT], "largest_body", api.LARGEST_BODY)
+        self.largest = largest_body(app.view_functions[_ENDPOINT])
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         game = self._known_game(environ)

@@ -237,8 +237,7 @@ def _json_object(raw: bytes) -> dict[str, Any]:
 def _loaded(schema: type[Schema], location: str, raw: bytes) -> dict[str, Any]:
     """What a `raw` query string, or the values of `schema`'s headers (as JSON), load to, read
     as webargs reads them off a request that sent just those."""
-    sent = _SENT[location](loader(schema), raw)
-    return loader(schema).load(_LOADS[location](sent, loader(schema)))
+    return loader(schema).load(_SENT[location](loader(schema), raw))
 
 
 @functools.cache
@@ -246,13 +245,15 @@ def _header_names(schema: Schema) -> tuple[str, ...]:
     return tuple(f.data_key or name for name, f in schema.load_fields.items())
 
 
-def _sending_query(schema: Schema, raw: bytes) -> Request:
-    return Request({"QUERY_STRING": raw.decode("latin-1")})
+def _sent_query(schema: Schema, raw: bytes) -> Any:
+    request_of = Request({"QUERY_STRING": raw.decode("latin-1")})
+    return Blueprint.ARGUMENTS_PARSER.load_querystring(request_of, schema)
 
 
-def _sending_headers(schema: Schema, raw: bytes) -> Request:
+def _sent_headers(schema: Schema, raw: bytes) -> Any:
     values = zip(_header_names(schema), orjson.loads(raw), strict=True)
-    return Request({environ_key(name): value for name, value in values if value is not None})
+    request_of = Request({environ_key(name): v for name, v in values if v is not None})
+    return Blueprint.ARGUMENTS_PARSER.load_headers(request_of, schema)
 
 
 def environ_key(header: str) -> str:
@@ -261,11 +262,7 @@ def environ_key(header: str) -> str:
     return key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else "HTTP_" + key
 
 
-_SENT = {"query": _sending_query, "headers": _sending_headers}
-_LOADS = {
-    "query": Blueprint.ARGUMENTS_PARSER.load_querystring,
-    "headers": Blueprint.ARGUMENTS_PARSER.load_headers,
-}
+_SENT = {"query": _sent_query, "headers": _sent_headers}
 
 
 def refuse_large_bodies() -> None:
@@ -273,11 +270,15 @@ def refuse_large_bodies() -> None:
     Content-Length says so; a body sent in chunks is read one byte past the limit at most
     (Werkzeug stops there), and that byte makes it a 413 (`Parser.load_json`). So no body
     larger than the limit is ever held."""
-    view = current_app.view_functions.get(request.endpoint or "")
-    g.largest_body = getattr(view, "largest_body", api.LARGEST_BODY)
+    g.largest_body = largest_body(current_app.view_functions.get(request.endpoint or ""))
     if (request.content_length or 0) > g.largest_body:
         raise RequestEntityTooLarge()
     request.max_content_length = g.largest_body + 1
+
+
+def largest_body(view: Callable[..., Any] | None) -> int:
+    """The most bytes of body a view reads (`Blueprint.arguments`' `largest`)."""
+    return getattr(view, "largest_body", api.LARGEST_BODY)
 
 
 def answer(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
