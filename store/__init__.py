@@ -37,7 +37,7 @@ from store.log import (
 )
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
-from store.scheduler import Scheduler, slot_of
+from store.scheduler import Marked, Scheduler, slot_of
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,8 @@ class Store:
             batch = Batch(self.redis)
             appending = self.log.queue_append(batch, chained)
             seq = based_on[0] + 1
-            marking = self.scheduler.queue_mark(batch, writing.game_id) if head_known else None
+            marking = (self.scheduler.queue_mark(batch, writing.game_id, _marked(chained))
+                       if head_known else None)
             looking = (self.log.queue_verdict_after(batch, chained, seq, look_ms)
                        if look_ms and head_known else None)
             try:
@@ -138,7 +139,7 @@ class Store:
         now the append's outcome stands: its verdict is awaited later, and a reader asking
         for it marks the game again (`service.handlers.lookup`)."""
         batch = Batch(self.redis)
-        marking = self.scheduler.queue_mark(batch, game_id)
+        marking = self.scheduler.queue_mark(batch, game_id, _marked(chained))
         looking = (self.log.queue_verdict_after(batch, chained, seq, look_ms)
                    if look_ms and appended.outcome == Outcome.OK else None)
         try:
@@ -148,3 +149,8 @@ class Store:
             return [], None
         return answers, looking
 
+
+
+def _marked(chained: Chained) -> Marked:
+    """The submission `chained` appends, as the bell carries it to a drain."""
+    return Marked(chained.version + 1, chained.hash, chained.first)

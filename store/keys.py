@@ -31,9 +31,12 @@ may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sort
 with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
 scored by the time its claim lapses), `tl:{sched}:drain:<slot>` (a drain job is queued or
 running in that slot: "queued", or the worker running it), `tl:{sched}:bell` (rung when a game
-is marked, for a waiting drain) and `tl:{sched}:workers` (judging workers, scored by when their
-heartbeat lapses). `tl:auditors` holds the auditing workers' heartbeats the same way.
-No script or transaction spans two hash tags.
+is marked, for a waiting drain: the game, and the submission it was marked for),
+`tl:{sched}:marks` (hash: a dirty game -> `<seq>:<hash>` of the submission it was last marked
+for, so that a drain that judged that very submission without claiming the game unmarks it)
+and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses).
+`tl:auditors` holds the auditing workers' heartbeats the same way. No script or transaction
+spans two hash tags.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ def titled(game: str) -> str:
 DIRTY = "tl:{sched}:dirty"
 CLAIMED = "tl:{sched}:claimed"
 BELL = "tl:{sched}:bell"
+MARKS = "tl:{sched}:marks"
 WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
 

@@ -264,7 +264,7 @@ class Writing:
             orjson.dumps(args),
             *(orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in entries),
             *itertools.chain.from_iterable(fields.items()),
-        ])
+        ], args["hash"], len(entries))
 
 
 def _nonce() -> str:
@@ -290,6 +290,18 @@ class Chained:
     version: int  # the version the entries were chained onto
     keys: list[str]
     args: list[bytes | str]
+    hash: str  # the last entry's
+    entries: int
+
+    @property
+    def head(self) -> tuple[int, str]:
+        """The log's version and last hash once these entries are appended."""
+        return self.version + self.entries, self.hash
+
+    @property
+    def first(self) -> bytes:
+        """The first entry, as appended: its canonical JSON."""
+        return self.args[1]  # type: ignore[return-value]
 
     @property
     def nudge(self) -> str:

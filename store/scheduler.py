@@ -2,8 +2,15 @@
 
 Marking a game adds it to the dirty set and rings a bell for a drain waiting for work; a drain
 claims games oldest first; a drain slot's flag stands for "a drain job is queued or running in
-this slot". Each worker process beats a heartbeat every second (`tend`), which also heals what
-dead processes left behind. Everything held is a lease that a killed process cannot keep:
+this slot". The bell carries the submission a game was marked for, which a drain may judge
+without claiming the game (`next_dirty`'s `handed`); it then unmarks the game (`unmark`) only
+if its commit wrote and no later submission marked the game since, which the marks hash says:
+a game's latest mark names its submission. Unmarking cannot go with the commit (on a cluster
+the game's keys and these live on different shards), and a game left marked is only claimed
+once more for nothing.
+
+Each worker process beats a heartbeat every second (`tend`), which also heals what dead
+processes left behind. Everything held is a lease that a killed process cannot keep:
 - a claim lapses after `CLAIM_S` and goes back among the dirty games, at the next claim or
   heartbeat of any worker;
 - a drain slot's flag names the worker running it and is freed at the next heartbeat once that
@@ -18,7 +25,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 import redis
@@ -73,27 +80,38 @@ end
 """
 
 # Mark a game dirty and ring the bell for a drain waiting for work: the bell names the game, so
-# that the drain it wakes reads that game along with its claim. One token is enough to wake a
-# waiter, so the bell never holds more. ARGV[1] is {"now", "game", "flag_s",
-# "unless_claimed"}: with the last, a game that a drain has claimed is left to it (a reader
-# reminding the scheduler of a pending move); without a game it only opens a slot for the
-# games already waiting.
+# that the drain it wakes reads that game along with its claim, and carries the submission it
+# was marked for (ARGV[2]), so that a drain holding the game's state judges it without reading
+# (`Marked`). One token is enough to wake a waiter, so the bell never holds more. ARGV[1] is
+# {"now", "game", "flag_s", "unless_claimed", "seq", "mark"}: with `unless_claimed`, a game
+# that a drain has claimed is left to it (a reader reminding the scheduler of a pending move);
+# `seq` and `mark` name the submission (the marks hash KEYS[4] keeps the latest one's); without
+# a game it only opens a slot for the games already waiting.
 _MARK_DIRTY = _OPEN_SLOT + """
 local a = cjson.decode(ARGV[1])
 if a.game and not (a.unless_claimed and redis.call('ZSCORE', KEYS[2], a.game)) then
   redis.call('ZADD', KEYS[1], 'NX', a.now, a.game)
-  redis.call('LPUSH', KEYS[3], a.game)
+  local rung = a.game
+  if a.mark then
+    local held = redis.call('HGET', KEYS[4], a.game)
+    if not held or tonumber(string.match(held, '^%d+')) < a.seq then
+      redis.call('HSET', KEYS[4], a.game, a.mark)
+    end
+    rung = a.game .. '\\n' .. ARGV[2]
+  end
+  redis.call('LPUSH', KEYS[3], rung)
   redis.call('LTRIM', KEYS[3], 0, 0)
 end
-return open_slot(KEYS[1], 4, a.flag_s)
+return open_slot(KEYS[1], 5, a.flag_s)
 """
 
 # Settle the claims this drain is done with (`settled`, each only if still its own): release
 # those of the games it judged ([game, until]), and make those of the games it found locked
-# lapse with the lock ([game, until, when the lock lapses]). Then take back lapsed claims,
-# take the `count` oldest dirty games and claim them `until`; the drain slot's flag (KEYS[3])
-# names its `worker` and lives `flag_s` while the job works. ARGV[1] is {"now", "until",
-# "flag_s", "worker", "count", "settled"}.
+# lapse with the lock ([game, until, when the lock lapses]). Unmark the games it judged
+# unclaimed (`unmarked`, [game, mark]) unless marked for another submission since (KEYS[4],
+# the marks). Then take back lapsed claims, take the `count` oldest dirty games and claim them
+# `until`; the drain slot's flag (KEYS[3]) names its `worker` and lives `flag_s` while the job
+# works. ARGV[1] is {"now", "until", "flag_s", "worker", "count", "settled", "unmarked"}.
 _CLAIM = _RECLAIM + """
 local a = cjson.decode(ARGV[1])
 for _, claim in ipairs(a.settled) do
@@ -105,12 +123,19 @@ for _, claim in ipairs(a.settled) do
     end
   end
 end
+for _, marked in ipairs(a.unmarked) do
+  if redis.call('HGET', KEYS[4], marked[1]) == marked[2] then
+    redis.call('ZREM', KEYS[1], marked[1])
+    redis.call('HDEL', KEYS[4], marked[1])
+  end
+end
 reclaim(KEYS[1], KEYS[2], a.now)
 redis.call('SET', KEYS[3], a.worker, 'EX', a.flag_s)
 local found = redis.call('ZPOPMIN', KEYS[1], a.count)
 local games = {}
 for i = 1, #found, 2 do
   redis.call('ZADD', KEYS[2], a['until'], found[i])
+  redis.call('HDEL', KEYS[4], found[i])
   games[#games + 1] = found[i]
 end
 return games
@@ -156,9 +181,31 @@ end
 """
 
 
+class Marked(NamedTuple):
+    """The submission a game is marked for, carried by the bell to a drain waiting for work."""
+
+    seq: int
+    hash: str
+    entry: bytes  # as appended: its canonical JSON
+
+    @property
+    def mark(self) -> str:
+        return f"{self.seq}:{self.hash}"
+
+
+class Ring(NamedTuple):
+    """What the bell carried: the game marked, and the submission it was marked for, if any."""
+
+    game: str
+    submission: bytes | None
+
+
 # Commands about one game sent with a claim (`Scheduler.next_dirty`): they are queued in the
 # claim's batch, and the function they return is given its answers.
 Along = Callable[[Batch, str], Callable[[list[Any]], None]]
+# Offered what the bell carried before a claim: True when the caller judges that submission
+# itself, claiming nothing.
+Handed = Callable[[Ring], bool]
 
 
 class Scheduler:
@@ -175,6 +222,8 @@ class Scheduler:
         # Claims settled by the next claim: [game, when it lapses], released (a judged game),
         # or with when to lapse instead (a game found locked).
         self._settled: list[list[str]] = []
+        # Games judged unclaimed, unmarked by the next claim: [game, its `Marked.mark`].
+        self._unmarked: list[list[str]] = []
 
     def mark_dirty(self, game_id: str | None = None, unless_claimed: bool = False) -> int | None:
         """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
@@ -190,15 +239,15 @@ class Scheduler:
         """
         return slot_of(self._mark_dirty(*_marking(game_id, unless_claimed)))
 
-    def queue_mark(self, batch: Batch, game_id: str) -> int:
-        """`mark_dirty` in a batch; `slot_of` reads its answer."""
-        keys_, args = _marking(game_id, False)
+    def queue_mark(self, batch: Batch, game_id: str, marked: Marked | None = None) -> int:
+        """`mark_dirty` in a batch, for the submission `marked`; `slot_of` reads its answer."""
+        keys_, args = _marking(game_id, False, marked)
         return batch.script(self._mark_dirty, keys_, args)
 
     def next_dirty(
         self, slot: int, linger_s: float, worker: str = _QUEUED, at_most: int = 1,
         give_up: threading.Event | None = None, along: Along | None = None,
-        bell_first: bool = False,
+        bell_first: bool = False, handed: Handed | None = None,
     ) -> list[str]:
         """Claim up to `at_most` games, marked dirty longest ago first, waiting up to `linger_s`
         for one to appear.
@@ -212,25 +261,30 @@ class Scheduler:
         follows a ring carries `along`'s commands about the game the bell named, in its round
         trip, and returns whatever it claimed, nothing included. `bell_first` waits for the
         bell before the first claim: the caller knows that no game waited a moment ago (a
-        drain right after its commit), and a game marked since rang it.
+        drain right after its commit), and a game marked since rang it. What the bell carried
+        is offered to `handed` first: when it takes it, nothing is claimed (none is returned).
         """
         deadline = time.monotonic() + linger_s
         rung = self._rung(min(linger_s, _WAIT_AT_ONCE_S)) if bell_first and linger_s else None
         while True:
+            if rung is not None and handed is not None and handed(rung):
+                return []
             now = time.time()
             # A string: a Lua number would reach Redis rounded, and the release compares it.
             until = repr(now + CLAIM_S)
             settled, self._settled = self._settled, []
+            unmarked, self._unmarked = self._unmarked, []
             batch = Batch(self.redis)
             claiming = batch.script(
                 self._claim,
-                [keys.DIRTY, keys.CLAIMED, keys.draining(slot)],
+                [keys.DIRTY, keys.CLAIMED, keys.draining(slot), keys.MARKS],
                 [orjson.dumps({
                     "now": now, "until": until, "flag_s": _FLAG_S, "worker": worker,
-                    "count": at_most, "settled": settled,
+                    "count": at_most, "settled": settled, "unmarked": unmarked,
                 })],
             )
-            answered = along(batch, rung) if along is not None and rung is not None else None
+            answered = (along(batch, rung.game) if along is not None and rung is not None
+                        else None)
             answers = batch.run()
             if answered is not None:
                 answered(answers)
@@ -244,10 +298,13 @@ class Scheduler:
                 return games
             rung = self._rung(min(left, _WAIT_AT_ONCE_S))
 
-    def _rung(self, timeout_s: float) -> str | None:
-        """The game the bell names, waiting up to `timeout_s` for it to ring."""
+    def _rung(self, timeout_s: float) -> Ring | None:
+        """What the bell carries, waiting up to `timeout_s` for it to ring."""
         rang = self.redis.blpop([keys.BELL], timeout=timeout_s)
-        return None if rang is None else rang[1].decode()
+        if rang is None:
+            return None
+        game, _, submission = rang[1].partition(b"\n")
+        return Ring(game.decode(), submission or None)
 
     def queue_waiting(self, batch: Batch) -> int:
         """Queue counting the games marked dirty and claimed by no drain."""
@@ -259,6 +316,12 @@ class Scheduler:
         until = self._claims.pop(game_id, None)
         if until is not None:
             self._settled.append([game_id, until])
+
+    def unmark(self, game_id: str, marked: Marked) -> None:
+        """Unmark a game this drain judged without claiming it, up to the submission `marked`,
+        with its next claim: unless the game was marked for a later submission since (then it
+        waits for that one, claimed as any other)."""
+        self._unmarked.append([game_id, marked.mark])
 
     def leave(self, game_id: str, lock_lapses_in_s: float | None = None) -> None:
         """Leave this drain's claim on a game it could not judge to lapse, and another drain to
@@ -279,7 +342,7 @@ class Scheduler:
         """Settle this drain's claims (`judged`, `leave`) and lower the slot's flag; False if a
         game was marked dirty meanwhile and this drain took the flag back, so the caller must go
         on draining instead of stopping."""
-        if self._settled:
+        if self._settled or self._unmarked:
             self.next_dirty(slot, 0, worker, at_most=0)
         flag = keys.draining(slot)
         pipe = self.redis.pipeline(transaction=False)
@@ -317,9 +380,14 @@ def slot_of(answer: int) -> int | None:
     return None if answer < 0 else int(answer)
 
 
-def _marking(game_id: str | None, unless_claimed: bool) -> tuple[list[str], list[bytes]]:
-    marked: dict[str, Any] = {"now": time.time(), "flag_s": _FLAG_S,
-                              "unless_claimed": unless_claimed}
+def _marking(game_id: str | None, unless_claimed: bool, marked: Marked | None = None
+             ) -> tuple[list[str], list[bytes]]:
+    args: dict[str, Any] = {"now": time.time(), "flag_s": _FLAG_S,
+                            "unless_claimed": unless_claimed}
     if game_id:
-        marked["game"] = game_id
-    return [keys.DIRTY, keys.CLAIMED, keys.BELL, *_flags()], [orjson.dumps(marked)]
+        args["game"] = game_id
+    if marked is not None:
+        args.update(seq=marked.seq, mark=marked.mark)
+    carried = [] if marked is None else [marked.entry]
+    return [keys.DIRTY, keys.CLAIMED, keys.BELL, keys.MARKS, *_flags()], [orjson.dumps(args),
+                                                                          *carried]

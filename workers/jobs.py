@@ -45,10 +45,12 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
     one job instead of one job each, under load and at a person's pace alike. The games
     claimed at once are judged in three round trips (claim, read, commit) whatever their
     number, and the game a bell woke the drain for in two (its read goes with the claim,
-    `ReadAhead`); the claims on judged games are released by the next claim, which waits for
-    the bell when no game waited as the commit ran (a claim finding nothing cost a round trip
-    a verdict at a person's pace), and a game submitted to while it was judged is judged again
-    at once, its claim still held. A game that cannot be
+    `ReadAhead`), or in one, its commit, when the bell hands over a submission that follows
+    this process's own last commit of that game (`ReadAhead.hand`: unclaimed, the game is
+    unmarked by the next claim); the claims on judged games are released by the next claim,
+    which waits for the bell when no game waited as the commit ran (a claim finding nothing
+    cost a round trip a verdict at a person's pace), and a game submitted to while it was
+    judged is judged again at once, its claim still held. A game that cannot be
     judged now must not stop the drain for every other game: locked by another worker (judging
     it, or dead while judging it), it keeps its claim until that lock lapses; failing (a bug),
     until the claim lapses; then the game is judged again. When Redis goes away the drain ends:
@@ -66,7 +68,7 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
             linger = 0 if again or STOPPING.is_set() else linger_s
             claimed = scheduler.next_dirty(
                 slot, linger, worker, AT_ONCE - len(again), STOPPING, along=ahead,
-                bell_first=quiet)
+                bell_first=quiet, handed=ahead.hand)
             read = ahead.take()
             if not (games := again + claimed + list(read)):
                 break
@@ -74,6 +76,8 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
             written += judged.written
             for game_id in judged.done:
                 scheduler.judged(game_id)
+            for game_id, marked in judged.unmark.items():
+                scheduler.unmark(game_id, marked)
             for game_id in judged.left:
                 scheduler.leave(game_id, judged.locked.get(game_id))
             again = judged.again

@@ -5,8 +5,9 @@ import threading
 from freezegun import freeze_time
 
 from store import Store
-from store.keys import BELL, CLAIMED, DIRTY, draining
-from store.scheduler import AT_ONCE
+from store.batch import Batch
+from store.keys import BELL, CLAIMED, DIRTY, MARKS, draining
+from store.scheduler import AT_ONCE, Marked, Ring
 
 
 def test_a_waiting_drain_is_woken_by_the_bell_a_marked_game_rings(store):
@@ -180,3 +181,73 @@ def test_a_worker_frees_the_slots_of_its_own_drains_and_only_those(store):
     store.redis.set(draining(1), "another")
     store.scheduler.free_slots("me")
     assert store.redis.get(draining(0)) is None and store.redis.get(draining(1)) == b"another"
+
+
+def _rung_with(store, game_id, seq, entry=b'{"seq":2}'):
+    """Mark `game_id` for submission `seq` (its hash `h<seq>`), as posting it does."""
+    batch = Batch(store.redis)
+    store.scheduler.queue_mark(batch, game_id, Marked(seq, f"h{seq}", entry))
+    batch.run()
+    return Marked(seq, f"h{seq}", entry)
+
+
+def test_the_bell_carries_the_submission_a_game_was_marked_for(store):
+    scheduler = store.scheduler
+    _rung_with(store, "g", 2, b'{"seq":2,"type":"move-submitted"}')
+    offered = []
+
+    def handed(ring):
+        offered.append(ring)
+        return True
+
+    assert scheduler.next_dirty(0, linger_s=5, handed=handed, bell_first=True) == []
+    assert offered == [Ring("g", b'{"seq":2,"type":"move-submitted"}')]
+    # Taken as it was handed over: nothing claimed, and the game still marked until unmarked.
+    assert store.redis.zcard(CLAIMED) == 0
+    assert store.redis.zrange(DIRTY, 0, -1) == [b"g"]
+    assert store.redis.hget(MARKS, "g") == b"2:h2"
+
+
+def test_a_ring_not_taken_is_claimed_as_before(store):
+    scheduler = store.scheduler
+    _rung_with(store, "g", 2)
+    assert scheduler.next_dirty(0, linger_s=5, handed=lambda ring: False,
+                                bell_first=True) == ["g"]
+    assert store.redis.hget(MARKS, "g") is None  # a claimed game is marked no more
+
+
+def test_a_game_judged_as_handed_over_is_unmarked_by_the_next_claim(store):
+    scheduler = store.scheduler
+    marked = _rung_with(store, "g", 2)
+    scheduler.unmark("g", marked)
+    assert scheduler.next_dirty(0, linger_s=0) == []  # the game is not claimed: it is judged
+    assert store.redis.zcard(DIRTY) == 0
+    assert store.redis.hget(MARKS, "g") is None
+
+
+def test_a_game_marked_for_a_later_submission_stays_marked(store):
+    """The drain judged submission 2; submission 4 was marked before the drain's unmark
+    reached Redis: the game waits for it, and is claimed."""
+    scheduler = store.scheduler
+    judged = _rung_with(store, "g", 2)
+    _rung_with(store, "g", 4)
+    scheduler.unmark("g", judged)
+    assert scheduler.next_dirty(0, linger_s=0) == ["g"]
+
+
+def test_an_earlier_submission_marked_again_does_not_hide_a_later_one(store):
+    """A post sent again after its answer was lost marks its game again, after a later
+    submission's mark: the later one is the one a drain must judge before it unmarks."""
+    scheduler = store.scheduler
+    _rung_with(store, "g", 4)
+    again = _rung_with(store, "g", 2)
+    assert store.redis.hget(MARKS, "g") == b"4:h4"
+    scheduler.unmark("g", again)
+    assert scheduler.next_dirty(0, linger_s=0) == ["g"]
+
+
+def test_a_stopping_drain_sends_its_unmarks(store):
+    scheduler = store.scheduler
+    scheduler.unmark("g", _rung_with(store, "g", 2))
+    assert scheduler.drain_may_stop(0)
+    assert store.redis.zcard(DIRTY) == 0

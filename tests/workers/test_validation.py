@@ -11,10 +11,13 @@ from engine import log
 from engine.games import GAMES
 from service import handlers
 from store import Store, keys
+from store.batch import Batch
 from store.locks import Locked
+from store.log import Writing
 from store.projections import Status
+from store.scheduler import Marked
 from workers import jobs
-from workers.validation import has_pending, judge, judge_pending
+from workers.validation import ReadAhead, has_pending, judge, judge_pending
 
 
 @pytest.fixture
@@ -132,3 +135,82 @@ def test_a_game_listed_twice_is_judged_once_and_left_unlocked(store):
     assert judge(store, [game_id, game_id]).written == 1
     assert kinds(store, game_id)[-1] == "move-accepted"
     assert store.locks.take(game_id) is not None
+
+
+@pytest.fixture
+def quiet(redis_url):
+    """A store in a database no worker process listens on: only the test takes its bell."""
+    client = redis.Redis.from_url(redis_url.rsplit("/", 1)[0] + "/8")
+    client.flushdb()
+    return Store(client)
+
+
+def posted(store, game_id, move):
+    """Post a move as the web does: appended, its game marked and the bell rung with it."""
+    head = store.log.head(game_id)
+    writing = Writing(game_id, (log.submission(0, move),), submission=True)
+    return store.submit(writing, head).appended
+
+
+def rung(store):
+    """What the bell carries, taken as a drain waiting for work takes it."""
+    rings = []
+    store.scheduler.next_dirty(0, linger_s=1, bell_first=True,
+                               handed=lambda ring: rings.append(ring) or True)
+    return rings[0]
+
+
+def reads(store):
+    """How many times a drain has read a game to judge it (the script's XRANGE of the log)."""
+    return store.redis.info("commandstats").get("cmdstat_xrange", {}).get("calls", 0)
+
+
+def test_the_submission_the_bell_hands_over_is_judged_without_reading_the_game(quiet):
+    game_id = new_game(quiet, seed="handed")
+    submit(quiet, game_id, 0, {"type": "draw"})
+    assert judge_pending(quiet, game_id) == 1  # this process now holds the game's state
+    appended = posted(quiet, game_id, {"type": "place", "row": 0})
+    ahead = ReadAhead(quiet, "w")
+    assert ahead.hand(rung(quiet))
+    before = reads(quiet)
+    judged = judge(quiet, [], "w", ahead.take())
+    assert judged.written == 1 and reads(quiet) == before
+    assert quiet.log.verdict(game_id, appended.seq)["type"] == "move-accepted"
+    assert judged.unmark[game_id].seq == appended.seq
+    assert judged.done == [game_id]
+
+
+def test_a_handed_over_submission_that_is_not_in_the_log_commits_nothing(quiet):
+    """The bell rings for a submission whose append was refused (another move came first):
+    its verdict must not be written, and its game stays marked for a drain to claim."""
+    game_id = new_game(quiet, seed="refused")
+    submit(quiet, game_id, 0, {"type": "draw"})
+    assert judge_pending(quiet, game_id) == 1
+    head = quiet.log.head(game_id)
+    refused = Writing(game_id, (log.submission(0, {"type": "place", "row": 0}),),
+                      submission=True).chained(*head)
+    marked = Marked(refused.version + 1, refused.hash, refused.first)
+    quiet.scheduler.queue_mark(batch := Batch(quiet.redis), game_id, marked)
+    batch.run()
+    submit(quiet, game_id, 0, {"type": "place", "row": 1})  # came first
+    ahead = ReadAhead(quiet, "w")
+    assert ahead.hand(rung(quiet))  # chained onto this process's head, as far as it knows
+    before = quiet.log.entries(game_id)
+    judged = judge(quiet, [], "w", ahead.take())
+    assert judged.written == 0 and not judged.unmark
+    assert quiet.log.entries(game_id) == before
+    assert has_pending(quiet, game_id)
+    assert game_id.encode() in quiet.redis.zrange(keys.DIRTY, 0, -1)
+    assert judge_pending(quiet, game_id) == 1  # read and judged as any other
+    assert kinds(quiet, game_id)[-1] == "move-accepted"
+
+
+def test_a_ring_is_not_taken_without_the_state_its_submission_follows(quiet):
+    game_id = new_game(quiet, seed="unheld")
+    posted(quiet, game_id, {"type": "draw"})
+    assert not ReadAhead(quiet, "w").hand(rung(quiet))  # never judged here
+    assert judge_pending(quiet, game_id) == 1
+    submit(quiet, game_id, 0, {"type": "place", "row": 0})  # pending, never rung
+    posted(quiet, game_id, {"type": "draw"})
+    assert not ReadAhead(quiet, "w").hand(rung(quiet))  # it follows another submission
+    assert judge_pending(quiet, game_id) == 2
