@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import functools
 import os
+import select
+from typing import Any
 
 import redis
+from gevent.monkey import get_original
 from redis.cluster import RedisCluster
+from redis.connection import ConnectionInterface
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 # The longest any read may block on Redis for an outcome (a verdict, an audit); the API's
@@ -20,6 +24,9 @@ LONGEST_WAIT_S = 10
 # redis-py 8 would otherwise give up a blocking read after 5 s and fail a longer wait; a Redis
 # that hangs still fails fast enough.
 _TIMEOUTS = {"socket_connect_timeout": 5, "socket_timeout": LONGEST_WAIT_S + 5}
+
+# The system's poll, even in a process gevent patched (the web): it is asked not to wait.
+_poll = get_original("select", "poll")
 
 StoreClient = redis.Redis | RedisCluster
 # What a command fails with when Redis went away, possibly after running it.
@@ -34,10 +41,51 @@ def cluster_url() -> str | None:
     return os.environ.get("REDIS_CLUSTER_URL") or None
 
 
+class _Pool(redis.ConnectionPool):
+    """redis-py's pool, asking an idle connection's socket whether anything waits on it with
+    one `poll` that returns at once.
+
+    redis-py's own asks before handing a connection out too (something to read means the
+    connection came back mid-answer, or Redis closed it: it is opened again), but through
+    the socket object, which under gevent is a trip through gevent's socket layer: 60 us of
+    the web's 0.5 ms of CPU a verdict with one client posting, against 2 us for the poll
+    itself. Left unasked, a connection Redis closed (it restarted, say) would fail its next
+    command and be retried with a backoff, seconds later where Redis stays away, instead of
+    failing at once."""
+
+    def get_connection(self, *args: Any, **kwargs: Any) -> ConnectionInterface:
+        self._checkpid()
+        with self._lock:
+            try:
+                connection = self._available_connections.pop()
+            except IndexError:
+                connection = self.make_connection()
+            self._in_use_connections.add(connection)
+        try:
+            if _waiting(connection):
+                connection.disconnect()
+            connection.connect()
+        except BaseException:
+            self.release(connection)
+            raise
+        return connection
+
+
+def _waiting(connection: Any) -> bool:
+    """Whether a connected socket has bytes or its end waiting to be read."""
+    sock = getattr(connection, "_sock", None)
+    if sock is None:
+        return False
+    asking = _poll()
+    asking.register(sock.fileno(), select.POLLIN)
+    return bool(asking.poll(0))
+
+
 @functools.cache
 def client(url: str) -> redis.Redis:
     """One pooled client per URL and process; jobs reuse it instead of reconnecting."""
-    return redis.Redis.from_url(url, health_check_interval=30, **_TIMEOUTS)
+    pool = _Pool.from_url(url, health_check_interval=30, **_TIMEOUTS)
+    return redis.Redis(connection_pool=pool)
 
 
 @functools.cache

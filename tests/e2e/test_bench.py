@@ -50,4 +50,6 @@ def test_the_instruction_count_of_a_move_is_printed():
     run = subprocess.run([sys.executable, "-m", "bench.instructions", "--moves", "2",
                           "--games", "1"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert re.search(rf"the web's instructions a move .*: {_NUMBER} M", run.stdout), run.stdout
+    # Two moves add less than two counts of the same run differ by (0.5% of the process's
+    # whole count): the figure may come out below zero here, and is only checked for.
+    assert re.search(rf"the web's instructions a move .*: -?{_NUMBER} M", run.stdout), run.stdout

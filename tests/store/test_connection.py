@@ -1,0 +1,42 @@
+"""The store's connections: a pooled connection that Redis closed is opened again before use."""
+
+import time
+
+import redis
+
+from store import connection
+
+
+def _pooled(redis_url: str) -> redis.Redis:
+    client = connection.client(redis_url.rsplit("/", 1)[0] + "/4")
+    client.ping()
+    return client
+
+
+def test_an_idle_connection_is_handed_out_as_it_is(redis_url):
+    pool = _pooled(redis_url).connection_pool
+    first = pool.get_connection()
+    sock = first._sock
+    pool.release(first)
+    again = pool.get_connection()
+    assert again is first and again._sock is sock
+    pool.release(again)
+
+
+def test_a_connection_redis_closed_is_opened_again_before_it_is_used(redis_url):
+    client = _pooled(redis_url)
+    pool = client.connection_pool
+    held = pool.get_connection()
+    held.send_command("CLIENT", "ID")
+    own_id = held.read_response()
+    sock = held._sock
+    pool.release(held)
+    redis.Redis.from_url(redis_url).client_kill_filter(_id=own_id)
+    deadline = time.monotonic() + 5
+    while not connection._waiting(held) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    again = pool.get_connection()
+    assert again is held and again._sock is not sock  # opened again, not sent to and retried
+    again.send_command("PING")
+    assert again.read_response() == b"PONG"
+    pool.release(again)
