@@ -155,8 +155,8 @@ class ReadAhead:
     Better still, the submission the bell carries is taken as it is (`hand`) when this process
     holds the state its game was left in by its own last commit and the submission is chained
     right onto that commit: the move is judged in one round trip, its commit, neither claimed
-    nor read nor locked (one move at a person's pace: 0.3 ms of the drain's critical path, a
-    quarter of a verdict's time). The commit is chained onto the submission as the bell gave
+    nor read nor locked (with one client posting, the drain's part of a verdict 0.53 -> 0.33
+    ms, BLPOP woken to commit answered). The commit is chained onto the submission as the bell gave
     it, so the append writes it only if the log's head is that very submission (a bell rung
     for a submission whose append was refused, or for a game another drain judged meanwhile,
     commits nothing: the game stays marked and is claimed as any other). Only a commit that
