@@ -51,7 +51,8 @@ class _Pool(redis.ConnectionPool):
     the web's 0.5 ms of CPU a verdict with one client posting, against 2 us for the poll
     itself. Left unasked, a connection Redis closed (it restarted, say) would fail its next
     command and be retried with a backoff, seconds later where Redis stays away, instead of
-    failing at once."""
+    failing at once. It takes the pool's own fields as redis-py 5 to 8 name them
+    (tests/store/test_connection.py holds it to them)."""
 
     def get_connection(self, *args: Any, **kwargs: Any) -> ConnectionInterface:
         self._checkpid()
