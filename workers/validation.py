@@ -143,6 +143,7 @@ class Handed(NamedTuple):
 
     entry: dict[str, Any]
     marked: Marked
+    resumed: _Resumed  # the state it follows
 
 
 class ReadAhead:
@@ -186,8 +187,8 @@ class ReadAhead:
                 or entry.get("hash") != log.chain_hash(last_hash, entry)
                 or resumed.game.is_over(resumed.state)):
             return False
-        self._read[ring.game] = Handed(entry, Marked(entry["seq"], entry["hash"],
-                                                     ring.submission))
+        marked = Marked(entry["seq"], entry["hash"], ring.submission)
+        self._read[ring.game] = Handed(entry, marked, resumed)
         return True
 
     def take(self) -> dict[str, Read | Handed]:
@@ -214,8 +215,7 @@ def _judge_handed(store: Store, game_id: str, handed: Handed, commit: Batch, jud
                   ) -> _Verdicts | None:
     """Judge a submission the bell handed over (`ReadAhead.hand`) and queue its commit; None
     when judging it failed (a bug, logged: the game stays marked, and is claimed)."""
-    resumed = _resumed[game_id]
-    entry = handed.entry
+    resumed, entry = handed.resumed, handed.entry
     try:
         pending = _verdicts(store, game_id, resumed.game, resumed.state, [entry], False,
                             (entry["seq"], entry["hash"]), commit)
