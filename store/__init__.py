@@ -150,7 +150,6 @@ class Store:
         return answers, looking
 
 
-
 def _marked(chained: Chained) -> Marked:
     """The submission `chained` appends, as the bell carries it to a drain."""
     return Marked(chained.version + 1, chained.hash, chained.first)

@@ -205,7 +205,7 @@ class Ring(NamedTuple):
 Along = Callable[[Batch, str], Callable[[list[Any]], None]]
 # Offered what the bell carried before a claim: True when the caller judges that submission
 # itself, claiming nothing.
-Handed = Callable[[Ring], bool]
+Takes = Callable[[Ring], bool]
 
 
 class Scheduler:
@@ -247,7 +247,7 @@ class Scheduler:
     def next_dirty(
         self, slot: int, linger_s: float, worker: str = _QUEUED, at_most: int = 1,
         give_up: threading.Event | None = None, along: Along | None = None,
-        bell_first: bool = False, handed: Handed | None = None,
+        bell_first: bool = False, handed: Takes | None = None,
     ) -> list[str]:
         """Claim up to `at_most` games, marked dirty longest ago first, waiting up to `linger_s`
         for one to appear.
@@ -388,6 +388,5 @@ def _marking(game_id: str | None, unless_claimed: bool, marked: Marked | None = 
         args["game"] = game_id
     if marked is not None:
         args.update(seq=marked.seq, mark=marked.mark)
-    carried = [] if marked is None else [marked.entry]
-    return [keys.DIRTY, keys.CLAIMED, keys.BELL, keys.MARKS, *_flags()], [orjson.dumps(args),
-                                                                          *carried]
+    carried = [orjson.dumps(args)] + ([] if marked is None else [marked.entry])
+    return [keys.DIRTY, keys.CLAIMED, keys.BELL, keys.MARKS, *_flags()], carried
