@@ -408,6 +408,14 @@ class Waiting(Schema):
         "description": "seconds since the oldest of them was submitted (null: none waits)"})
 
 
+class Following(Schema):
+    """What the answering web process's hub serves (store.hub): a follower or a move waiting
+    for its verdict holds no Redis connection, all share one reader."""
+
+    games = fields.Integer(metadata={"description": "games this process's requests wait on"})
+    waiting = fields.Integer(metadata={"description": "requests waiting on them"})
+
+
 class Health(Schema):
     """200 with `ok` or `degraded` (no live worker or auditor, or moves waiting longer than
     the stall threshold); 503 with `stalled` (moves waiting longer than it and no live worker
@@ -424,3 +432,4 @@ class Health(Schema):
     queued = fields.Integer(metadata={"description": "drain jobs queued"})
     audits_queued = fields.Integer()
     pending = fields.Nested(Waiting)
+    following = fields.Nested(Following)

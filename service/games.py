@@ -136,7 +136,8 @@ def events(game: Seen, page: dict, headers: dict):
                 "not-acceptable",
                 f"following streams the log: accept {streams.SSE} or {streams.NDJSON}",
             )
-        entries = streams.following(store(), game, after, current_app.config["FOLLOW_SECONDS"])
+        entries = streams.following(store(), game, after, current_app.config["FOLLOW_SECONDS"],
+                                    streams.Client(request.environ))
         return (streams.ndjson if form == streams.NDJSON else streams.server_sent)(entries)
     found, following = handlers.events(store(), game, after, page["limit"])
     if form == streams.NDJSON:

@@ -29,7 +29,8 @@ from service.problems import Problem
 from store import Store
 from store.audits import AuditStatus
 from store.connection import UNREACHABLE
-from store.log import Appended, Landed, Outcome, Writing, now
+from store.hub import Waiter
+from store.log import Appended, Landed, Outcome, Writing, now, verdict_on
 from store.projections import Projection, Status
 from workers import queue
 
@@ -356,7 +357,9 @@ def _verdict_entry(
     else:
         found = None if fresh else store.log.verdict(game_id, seq)
     while found is None and (left := deadline - time.monotonic()) > 0:
-        version, found = store.log.verdict_after(game_id, seq, version, max(1, int(left * 1000)))
+        entries = store.hub.wait(game_id, version, left, Waiter(urgent=True))
+        if entries:
+            version, found = entries[-1]["seq"], verdict_on(entries, seq)
     return version, found
 
 

@@ -31,6 +31,7 @@ def healthz():
             "audits_queued": len(audit_queue(current.queues)),
             "pending": {"submissions": waiting.submissions, "games": waiting.games,
                         "oldest_s": waiting.oldest_s},
+            "following": _following(current.hub.following()),
         }
     except RedisError:
         # Which Redis, and why, is for the logs: the answer is public.
@@ -41,6 +42,11 @@ def healthz():
         return answer({"status": "stalled", **report}, 503, {"Retry-After": RETRY_AFTER_S})
     degraded = late or not report["workers"] or not report["auditors"]
     return answer({"status": "degraded" if degraded else "ok", **report})
+
+
+def _following(followed: dict[str, int]) -> dict[str, int]:
+    """What this web process's hub serves: the games followed and the requests waiting."""
+    return {"games": len(followed), "waiting": sum(followed.values())}
 
 
 @bp.get("/v1/boards/<name>")

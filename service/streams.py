@@ -1,28 +1,31 @@
 """The log as a stream: NDJSON a line an entry, or server-sent events that follow a live game.
 
-Following (`?follow=1`) sends the entries after `after`, then blocks on the log stream
-(`XREAD BLOCK`, no polling) and sends each entry as it lands, redacted for the caller like
-every read. A connection lives at most `FOLLOW_SECONDS` (and ends once the game is finished),
-so a gunicorn thread is never held for good: the client reconnects with `after` set to the last
-seq it got, or, with server-sent events, with the `Last-Event-ID` header that EventSource sends
-by itself.
+Following (`?follow=1`) sends the entries after `after`, then waits on the process's hub
+(`store.hub`: one `XREAD BLOCK` for every followed game, no polling, no Redis connection held
+by a follower) and sends each entry as it lands, redacted for the caller like every read. A
+connection lives at most `FOLLOW_SECONDS` (and ends once the game is finished), so a greenlet
+is never held for good: the client reconnects with `after` set to the last seq it got, or,
+with server-sent events, with the `Last-Event-ID` header that EventSource sends by itself.
 """
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+import gevent
 import orjson
 from flask import Response
+from gevent.monkey import is_module_patched
 
 from engine import log
 from engine.visibility import redact
 from service.auth import Seen
 from service.problems import Problem
 from store import Store
-from store.connection import LONGEST_WAIT_S
+from store.hub import Waiter
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -32,9 +35,9 @@ SSE_EVENTS = {
     "type": "string",
     "description": "server-sent events: `id` is the entry's seq, `data` its JSON",
 }
-# Each blocking read stays under the Redis client's read timeout; between reads an event
-# stream gets a comment line, so a client that went away is noticed then, not at the end.
-_SLICE_S = min(LONGEST_WAIT_S, 5)
+# A follower waiting this long with nothing new gets a comment line (an event stream) or an
+# empty one, so a client that went away is noticed then.
+_SLICE_S = 5
 _PAGE = 500
 
 
@@ -70,23 +73,58 @@ def resume_point(after: int | None, last_event_id: str | None) -> int:
     return int(last_event_id)
 
 
+class Client:
+    """A follower's client: its waiter is let go the moment the client closes the connection.
+
+    Under gunicorn's gevent worker (the Procfile's web) a greenlet watches the client's
+    socket for its end; elsewhere (the Flask test client, werkzeug's server) a client that
+    left is noticed when the next line is written to it."""
+
+    def __init__(self, environ: dict[str, Any]):
+        self.waiter = Waiter()
+        sock = environ.get("gunicorn.socket")
+        self._watch = (gevent.spawn(self._watch_end, sock)
+                       if sock is not None and is_module_patched("socket") else None)
+
+    def _watch_end(self, sock: socket.socket) -> None:
+        try:
+            gevent.socket.wait_read(sock.fileno())
+            # Readable: its end (nothing to peek), or bytes a follower should not send.
+            if sock.recv(1, socket.MSG_PEEK):
+                return
+        except OSError:
+            pass
+        self.waiter.leave()
+
+    def forget(self) -> None:
+        if self._watch is not None:
+            self._watch.kill(block=False)
+
+
 def following(
-    store: Store, seen: Seen, after: int, lifetime_s: float
+    store: Store, seen: Seen, after: int, lifetime_s: float, client: Client
 ) -> Iterator[dict[str, Any] | None]:
-    """Entries after `after` as they land, for at most `lifetime_s`; None while waiting."""
+    """Entries after `after` as they land, for at most `lifetime_s`; None while waiting.
+
+    It reads the log itself until it has caught up, then waits on the process's hub, which
+    hands it what lands: a follower holds no Redis connection while it waits."""
     deadline = time.monotonic() + lifetime_s
-    finished = seen.finished
-    while True:
-        found = store.log.entries(seen.id, after, limit=_PAGE)
-        for entry in found:
-            yield redact(entry, seen.viewer)
-        if found:
-            after, finished = found[-1]["seq"], found[-1]["type"] == log.FINISHED
-        left = deadline - time.monotonic()
-        if finished or left <= 0:
-            return
-        if len(found) < _PAGE:
-            # Returns at once when more has landed since the read above.
-            timeout_ms = max(1, int(min(left, _SLICE_S) * 1000))
-            if store.log.wait(seen.id, after, timeout_ms) == after:
+    finished, caught_up = seen.finished, False
+    try:
+        while True:
+            if caught_up:
+                left = min(deadline - time.monotonic(), _SLICE_S)
+                found = store.hub.wait(seen.id, after, left, client.waiter) if left > 0 else []
+            else:
+                found = store.log.entries(seen.id, after, limit=_PAGE)
+                caught_up = len(found) < _PAGE
+            for entry in found:
+                yield redact(entry, seen.viewer)
+            if found:
+                after, finished = found[-1]["seq"], found[-1]["type"] == log.FINISHED
+            if finished or client.waiter.gone or time.monotonic() >= deadline:
+                return
+            if not found and caught_up:
                 yield None
+    finally:
+        client.forget()

@@ -3,7 +3,8 @@
 `Store` gathers one object per noun over one client: `games` (creating and listing them, meta,
 tokens, secret), `log` (appending and reading entries), `projections` (what readers need
 without replaying), `scheduler` (which games wait to be judged and by which drain), `locks`,
-`audits` and `counts` (the rate limits'); `replicas` waits for a replica to hold a game's
+`audits` and `counts` (the rate limits'); `hub` wakes the requests of a web process that wait
+on a game's log, all served by one reader; `replicas` waits for a replica to hold a game's
 writes before the web answers them. `store.keys` spells every key; nothing outside this
 package knows one.
 
@@ -23,6 +24,7 @@ from store.audits import Audits
 from store.batch import Batch, NothingSent, checked
 from store.counts import Counts
 from store.games import Games
+from store.hub import Hub
 from store.locks import Locks
 from store.log import (
     TRIES,
@@ -69,6 +71,7 @@ class Store:
         self.scheduler = Scheduler(client)
         self.locks = Locks(client)
         self.audits = Audits(client)
+        self.hub = Hub(client)
 
     @classmethod
     def connect(
@@ -86,7 +89,7 @@ class Store:
                head_known: bool = True) -> Submitted:
         """Append a submission chained onto `based_on` and mark its game for judging, in one
         round trip; with `look_ms`, wait in that same round trip up to that long for its
-        verdict (`Log.verdict_after`), a wait the append ends at once should it refuse.
+        verdict (`Log.queue_verdict_after`), a wait the append ends at once should it refuse.
 
         The game is marked whatever the append comes to: a needless mark costs a drain one
         look, and a retried submission still pending is judged even if its drain died. When

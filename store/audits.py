@@ -8,6 +8,7 @@ their last change; reading an expired audit answers 404 like one that never was.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections.abc import Mapping
 from enum import StrEnum
@@ -23,6 +24,10 @@ from store.scheduler import ALIVE_S, FORGET_S
 TTL_S = 3600
 # How long a finished audit's token stays for waiters to see.
 _DONE_TOKEN_S = 60
+# Requests of a process that may block on a connection at once waiting for an audit to be
+# done; past them a request answers at once with the audit's progress (202), so that audit
+# waits can never hold the pool's every connection.
+WAITS = 16
 
 # Number a new audit `number` (when the meta's count is still one less) unless an identical
 # one (KEYS[2] names it) is on record; write its record (KEYS[3]) and remember it by its
@@ -58,6 +63,7 @@ class Audits:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._new = client.register_script(_NEW)
+        self._waits = threading.BoundedSemaphore(WAITS)
 
     def new(self, game_id: str, version: int, claimed: Mapping[str, int]) -> tuple[int, bool]:
         """The number of the audit of `game_id` at `version` for `claimed`, and whether it is new
@@ -87,12 +93,18 @@ class Audits:
         pipe.execute()
 
     def read(self, game_id: str, number: int, wait_s: float = 0) -> dict[str, Any] | None:
-        """Audit `number` of a game, waiting up to `wait_s` for it to be done (no polling)."""
+        """Audit `number` of a game, waiting up to `wait_s` for it to be done (no polling)
+        while fewer than `WAITS` requests of the process wait for one."""
         k = keys.game(game_id)
         found = self._record(k, number)
         if wait_s > 0 and found is not None and found.get("status") != AuditStatus.DONE:
-            done = k.audit_done(number)
-            self.redis.blmove(done, done, wait_s, "LEFT", "RIGHT")
+            if not self._waits.acquire(blocking=False):
+                return found
+            try:
+                done = k.audit_done(number)
+                self.redis.blmove(done, done, wait_s, "LEFT", "RIGHT")
+            finally:
+                self._waits.release()
             found = self._record(k, number)
         return found
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import select
+import threading
 from typing import Any
 
 import redis
@@ -24,6 +25,15 @@ LONGEST_WAIT_S = 10
 # redis-py 8 would otherwise give up a blocking read after 5 s and fail a longer wait; a Redis
 # that hangs still fails fast enough.
 _TIMEOUTS = {"socket_connect_timeout": 5, "socket_timeout": LONGEST_WAIT_S + 5}
+
+# Connections a process's pool holds at most (web, worker or auditor). No request holds one
+# while it waits for what lands in a log (store.hub) and an audit's wait is budgeted
+# (store.audits), so a connection is held for a round trip, or the tenth of a second a move's
+# append may wait for its verdict: 100 serve a web process's 1,000 connections.
+POOL_SIZE = 100
+# How long a command waits for a connection of a pool that has none free, before it fails as
+# if Redis were away (503 store-unavailable): a burst queues instead of failing at once.
+POOL_WAIT_S = 5
 
 # The system's poll, even in a process gevent patched (the web): it is asked not to wait.
 _poll = get_original("select", "poll")
@@ -42,8 +52,9 @@ def cluster_url() -> str | None:
 
 
 class _Pool(redis.ConnectionPool):
-    """redis-py's pool, asking an idle connection's socket whether anything waits on it with
-    one `poll` that returns at once.
+    """redis-py's pool, bounded: past `max_connections` in use a command waits up to
+    `POOL_WAIT_S` for one to be released (redis-py's own fails at once); and asking an idle
+    connection's socket whether anything waits on it with one `poll` that returns at once.
 
     redis-py's own asks before handing a connection out too (something to read means the
     connection came back mid-answer, or Redis closed it: it is opened again), but through
@@ -54,8 +65,15 @@ class _Pool(redis.ConnectionPool):
     failing at once. It takes the pool's own fields as redis-py 5 to 8 name them
     (tests/store/test_connection.py holds it to them)."""
 
+    def reset(self) -> None:
+        super().reset()
+        self._free = threading.BoundedSemaphore(self.max_connections)
+
     def get_connection(self, *args: Any, **kwargs: Any) -> ConnectionInterface:
         self._checkpid()
+        if not self._free.acquire(timeout=POOL_WAIT_S):
+            raise redis.ConnectionError(
+                f"no Redis connection free in {POOL_WAIT_S} s ({self.max_connections} in use)")
         with self._lock:
             try:
                 connection = self._available_connections.pop()
@@ -71,6 +89,12 @@ class _Pool(redis.ConnectionPool):
             raise
         return connection
 
+    def release(self, connection: ConnectionInterface) -> None:
+        held = connection in self._in_use_connections  # not after a fork, say
+        super().release(connection)
+        if held:
+            self._free.release()
+
 
 def _waiting(connection: Any) -> bool:
     """Whether a connected socket has bytes or its end waiting to be read."""
@@ -85,7 +109,8 @@ def _waiting(connection: Any) -> bool:
 @functools.cache
 def client(url: str) -> redis.Redis:
     """One pooled client per URL and process; jobs reuse it instead of reconnecting."""
-    pool = _Pool.from_url(url, health_check_interval=30, **_TIMEOUTS)
+    pool = _Pool.from_url(url, health_check_interval=30, max_connections=POOL_SIZE,
+                          **_TIMEOUTS)
     return redis.Redis(connection_pool=pool)
 
 

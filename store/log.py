@@ -166,12 +166,13 @@ def landed(found: Any, seq: int, after: int) -> Landed:
     entries = next((e for stream, e in found or () if stream.endswith(b":log")), None)
     if not entries:
         return after, None
-    verdict = None
-    for _, fields in entries:
-        entry = orjson.loads(fields[b"e"])
-        if entry.get("of") == seq and entry["type"] in _VERDICTS:
-            verdict = entry
-    return int(entries[-1][0].split(b"-")[0]), verdict
+    read = [orjson.loads(fields[b"e"]) for _, fields in entries]
+    return read[-1]["seq"], verdict_on(read, seq)
+
+
+def verdict_on(entries: Iterable[dict[str, Any]], seq: int) -> dict[str, Any] | None:
+    """The verdict on submission `seq` among `entries`, if it is there."""
+    return next((e for e in entries if e.get("of") == seq and e["type"] in _VERDICTS), None)
 
 
 # Tries of an append whose log other writers keep moving, before giving up.
@@ -347,16 +348,11 @@ class Log:
             return after
         return int(found[0][1][-1][0].split(b"-")[0])
 
-    def verdict_after(self, game_id: str, seq: int, after: int, timeout_ms: int) -> Landed:
-        """Block until the log holds entries after `after` or the time is up (no polling); the
-        last seq seen, and the verdict on submission `seq` if it is among those entries."""
-        found = self.redis.xread({keys.game(game_id).log: f"{after}-0"}, block=timeout_ms)
-        return landed(found, seq, after)
-
     def queue_verdict_after(self, batch: Batch, chained: Chained, after: int, timeout_ms: int
                             ) -> int:
-        """`verdict_after`'s wait, queued in a batch after the append `chained` (sent with
-        `nudge`), which ends it at once should it refuse (`landed` reads its answer)."""
+        """A wait for the entries past `after` (the verdict among them, `landed` reads its
+        answer), queued in a batch after the append `chained` (sent with `nudge`), which ends
+        it at once should it refuse."""
         streams = {chained.keys[0]: f"{after}-0", chained.nudge: "0-0"}
         return batch.add("XREAD", "BLOCK", timeout_ms, "STREAMS", *streams, *streams.values())
 

@@ -1,5 +1,6 @@
 """The store's connections: a pooled connection that Redis closed is opened again before use."""
 
+import threading
 import time
 
 import redis
@@ -40,3 +41,19 @@ def test_a_connection_redis_closed_is_opened_again_before_it_is_used(redis_url):
     again.send_command("PING")
     assert again.read_response() == b"PONG"
     pool.release(again)
+
+
+def test_past_its_size_the_pool_waits_for_a_connection_to_be_released(redis_url):
+    pool = _pooled(redis_url).connection_pool
+    held = [pool.get_connection() for _ in range(connection.POOL_SIZE)]
+    got = []
+    waiting = threading.Thread(target=lambda: got.append(pool.get_connection()))
+    waiting.start()
+    time.sleep(0.2)
+    assert not got  # none free: it waits instead of failing
+    pool.release(held.pop())
+    waiting.join(5)
+    assert got and got[0].send_command("PING") is None and got[0].read_response() == b"PONG"
+    for each in (*held, *got):
+        pool.release(each)
+    assert len(pool._in_use_connections) == 0

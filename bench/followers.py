@@ -1,0 +1,190 @@
+"""Benchmark of following: many spectators of live games, and a player's verdicts meanwhile.
+
+    .venv/bin/python -m bench.followers [--big 5000] [--games 20] [--each 100] [--moves 60]
+
+It starts its own redis-server and the Procfile's web (gunicorn gevent, two processes, each
+taking up to `--connections`) and workers (`bench.stack`), then:
+1. a player posts `--moves` moves, one every `--pace` s (`wait=5`), to a game nobody follows
+   and to the game the crowd will follow: their verdicts' p50 and p99 without followers;
+2. `--big` followers of that game and `--each` of `--games` other games connect
+   (`events?follow=1`, NDJSON) from one asyncio process;
+3. the player posts again, to the same two games, while another client plays the other
+   games: the verdicts' p50 and p99 with followers, and how long each new entry took to reach
+   each follower (the time a line arrived less the entry's `at`, both this machine's clock);
+4. how many followers were connected and got every entry, and Redis's connected clients.
+It prints figures and fails on nothing: the machine's load moves every absolute figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import statistics
+import time
+from datetime import datetime
+
+import redis
+
+from bench import plays, stack
+from bench.client import Client
+
+_FOLLOWED_S = 600
+
+
+class Followers:
+    """Open NDJSON follow streams, and when each entry past `after` reached each of them."""
+
+    def __init__(self, base_port: int):
+        self.port = base_port
+        self.connected = 0
+        self.failed = 0
+        self.latencies: list[float] = []
+        self.seen: dict[int, set[int]] = {}  # follower index -> seqs it got past the start
+
+    async def follow(self, index: int, game_id: str, after: int) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        except OSError:
+            self.failed += 1
+            return
+        writer.write(f"GET /v1/games/{game_id}/events?follow=1&after={after} HTTP/1.1\r\n"
+                     f"Host: bench\r\nAccept: application/x-ndjson\r\n\r\n".encode())
+        status = await reader.readline()
+        if b" 200 " not in status:
+            self.failed += 1
+            writer.close()
+            return
+        self.connected += 1
+        got = self.seen[index] = set()
+        try:
+            while line := await reader.readline():
+                if line.startswith(b"{"):
+                    arrived = time.time()
+                    got.add(_field_int(line, b'"seq":'))
+                    self.latencies.append(arrived - _at(line))
+        except (OSError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+
+def _field_int(line: bytes, name: bytes) -> int:
+    start = line.index(name) + len(name)
+    end = start
+    while line[end:end + 1].isdigit():
+        end += 1
+    return int(line[start:end])
+
+
+def _at(line: bytes) -> float:
+    start = line.index(b'"at":"') + 6
+    return datetime.fromisoformat(line[start:line.index(b'"', start)].decode()).timestamp()
+
+
+def _play(base: str, tracks: list[plays.Track], start: int, moves: int, pace: float,
+          out: multiprocessing.Queue) -> None:
+    """Post moves `start`.. of each track in turn, one every `pace` s: each verdict's ms."""
+    http, took = Client(base), []
+    for i in range(start, start + moves):
+        for track in tracks:
+            time.sleep(pace)
+            began = time.perf_counter()
+            status, raw = http.post(track.path(5), track.bodies[i], track.token)
+            took.append((time.perf_counter() - began) * 1000)
+            if status != 201:
+                raise SystemExit(f"move {i} answered {status}: {raw[:300]!r}")
+    out.put(took)
+
+
+def _played(base: str, tracks: list[plays.Track], start: int, moves: int, pace: float
+            ) -> multiprocessing.Process:
+    out: multiprocessing.Queue = multiprocessing.Queue()
+    proc = multiprocessing.Process(target=_play, args=(base, tracks, start, moves, pace, out))
+    proc.start()
+    proc.out = out  # type: ignore[attr-defined]
+    return proc
+
+
+def _spread(ms: list[float]) -> str:
+    ms = sorted(ms)
+    return (f"p50 {statistics.median(ms):7.1f} ms   p99 {ms[int(len(ms) * 0.99)]:7.1f} ms"
+            f"   max {ms[-1]:7.1f} ms   ({len(ms)})")
+
+
+async def _crowd(port: int, followed: list[tuple[str, int, int]]) -> Followers:
+    crowd = Followers(port)
+    tasks, index = [], 0
+    for game_id, after, count in followed:
+        for _ in range(count):
+            tasks.append(asyncio.ensure_future(crowd.follow(index, game_id, after)))
+            index += 1
+            if index % 200 == 0:
+                await asyncio.sleep(0.05)
+    crowd.tasks = tasks  # type: ignore[attr-defined]
+    return crowd
+
+
+async def _measured(args, s: stack.Stack, player: list[plays.Track],
+                    others: list[plays.Track]) -> None:
+    port = int(s.service.rsplit(":", 1)[1])
+    http = Client(s.service)
+    followed = [(t.game_id, http.get(f"/v1/games/{t.game_id}")["version"], count)
+                for t, count in ((player[1], args.big), *((t, args.each) for t in others))]
+    began = time.monotonic()
+    crowd = await _crowd(port, followed)
+    total = args.big + args.each * len(others)
+    while crowd.connected + crowd.failed < total and time.monotonic() - began < 120:
+        await asyncio.sleep(0.2)
+    print(f"followers: {crowd.connected} of {total} connected in "
+          f"{time.monotonic() - began:.1f} s ({crowd.failed} refused)")
+    clients = redis.Redis.from_url(s.redis_url).info("clients")["connected_clients"]
+    print(f"  Redis connected clients with every follower waiting: {clients}")
+    await asyncio.sleep(1)
+    crowd.latencies.clear()
+    playing = _played(s.service, player, args.moves, args.moves, args.pace)
+    background = _played(s.service, others, 0, args.moves, args.pace * 2 / len(others))
+    while playing.is_alive() or background.is_alive():
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1)
+    with_followers = playing.out.get()  # type: ignore[attr-defined]
+    background.out.get()  # type: ignore[attr-defined]
+    for task in crowd.tasks:  # type: ignore[attr-defined]
+        task.cancel()
+    print(f"a player's verdicts with followers:     {_spread(with_followers)}")
+    print(f"a new entry reaching each follower:      "
+          f"{_spread([x * 1000 for x in crowd.latencies])}")
+    index, whole = 0, 0
+    for game_id, after, count in followed:
+        wanted = set(range(after + 1, http.get(f"/v1/games/{game_id}")["version"] + 1))
+        for i in range(index, index + count):
+            whole += wanted <= crowd.seen.get(i, set())
+        index += count
+    print(f"  entries delivered {len(crowd.latencies)}; followers that got every entry: "
+          f"{whole} of {total}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--big", type=int, default=5000)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--each", type=int, default=100)
+    parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--pace", type=float, default=0.25)
+    parser.add_argument("--connections", type=int, default=5000)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    os.environ["WEB_CONNECTIONS"] = str(args.connections)
+    os.environ["TABLELOG_FOLLOW_SECONDS"] = str(_FOLLOWED_S)
+    with stack.running(args.workers, None, None) as s:
+        player = plays.prepare(s.service, "coloretto", 4, 2, "player")
+        others = plays.prepare(s.service, "coloretto", 4, args.games, "others")
+        alone = _played(s.service, player, 0, args.moves, args.pace)
+        print(f"a player's verdicts without followers:  {_spread(alone.out.get())}")
+        alone.join()
+        asyncio.run(_measured(args, s, player, others))
+
+
+if __name__ == "__main__":
+    main()
