@@ -35,8 +35,10 @@ is marked, for a waiting drain: the game, and the submission it was marked for),
 `tl:{sched}:marks` (hash: a dirty game -> `<seq>:<hash>` of the submission it was last marked
 for, so that a drain that judged that very submission without claiming the game unmarks it)
 and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses).
-`tl:auditors` holds the auditing workers' heartbeats the same way. No script or transaction
-spans two hash tags.
+`tl:auditors` holds the auditing workers' heartbeats the same way. On the standalone Redis that
+holds RQ's queues, `tl:audits:queuing` (sorted set: a place taken among the audits that may wait
+for an auditor, by a web about to queue one, scored by when it lapses; `store.audits.Places`).
+No script or transaction spans two hash tags.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ BELL = "tl:{sched}:bell"
 MARKS = "tl:{sched}:marks"
 WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
+QUEUING_AUDITS = "tl:audits:queuing"
 
 
 def draining(slot: int) -> str:
@@ -79,7 +82,13 @@ class GameKeys:
     ack: str
 
     def audit(self, number: int) -> str:
-        return f"{self.tag}:audit:{number}"
+        return f"{self.audits}{number}"
+
+    @property
+    def audits(self) -> str:
+        """What the key of each audit's record starts with (numbered by a script, which
+        spells the key of the number it gives: it shares the game's hash tag)."""
+        return f"{self.tag}:audit:"
 
     def audit_done(self, number: int) -> str:
         return f"{self.audit(number)}:done"
