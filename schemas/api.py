@@ -365,6 +365,8 @@ class AuditReport(Schema):
     seed_ok = fields.Boolean(allow_none=True)
     replay_ok = fields.Boolean(allow_none=True)
     mismatches = fields.List(fields.Dict())
+    # An import of a game stored here already: the id it is stored under.
+    existing = fields.String()
     # Entries withheld from the caller (a replay of a running game): the chain is unknown there.
     redacted = fields.List(fields.Integer())
     claims = fields.List(fields.Nested(Claim))
