@@ -13,9 +13,16 @@ from schemas.moves import COMPONENTS
 from store.connection import LONGEST_WAIT_S
 
 # Every limit once: the validators enforce them and /openapi.json shows them.
-# A request's body, in bytes (413 past it, before it is read); an uploaded replay document may be
-# larger (a long finished game's runs to a few hundred KB).
+# A request's body, in bytes (413 past it, before it is read); a replay document may be larger.
 LARGEST_BODY = 1 << 20
+# A replay uploaded for anyone to verify or step through (`/v1/replays/verify`, `/views`): the
+# longest game the options allow, at its most seats, serves 1.7 MB (coloretto, 5 players,
+# 20 deals; sieben-siegel's 30 rounds 1.4 MB), with the default options 0.34 MB, a golden game
+# at most 0.31 MB (`bench/replay_sizes.py`). Over twice the longest: every byte is loaded and
+# re-judged in the web, 40 to 70 ms of CPU a MB, so a quarter of a second at most.
+LARGEST_UPLOAD = 4 << 20
+# A replay the operator imports: any game a server holds may move, however many refused moves
+# its log holds.
 LARGEST_REPLAY = 16 << 20
 # A move's body is a hundred bytes or so, and what it loads to is remembered by the web
 # (service.web.read, service.handlers); one larger is loaded afresh, so that what is remembered
@@ -358,6 +365,8 @@ class AuditReport(Schema):
     seed_ok = fields.Boolean(allow_none=True)
     replay_ok = fields.Boolean(allow_none=True)
     mismatches = fields.List(fields.Dict())
+    # An import of a game stored here already: the id it is stored under.
+    existing = fields.String()
     # Entries withheld from the caller (a replay of a running game): the chain is unknown there.
     redacted = fields.List(fields.Integer())
     claims = fields.List(fields.Nested(Claim))

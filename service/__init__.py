@@ -6,6 +6,8 @@ TABLELOG_* for the rest: TABLELOG_REPLICA_ACKS is "auto", or how many replicas m
 before it is answered, 0 for none; TABLELOG_REPLICA_ACK_MS how long to wait for them;
 TABLELOG_IMPORT_TOKEN the operator's token for importing games, none by default: no imports;
 TABLELOG_AUDITS_WAITING how many audits may wait for an auditor before new ones are refused;
+TABLELOG_UPLOADS_AT_ONCE how many uploaded replays one address may have checked at once in a
+web process (service.uploads);
 TABLELOG_RATE_* the rate limits, service.limits).
 """
 
@@ -20,7 +22,7 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
-from service import audits, games, limits, meta, moves, openapi, pages, web
+from service import audits, games, limits, meta, moves, openapi, pages, uploads, web
 from service.express import Express
 from service.known import Known
 from store import Store
@@ -61,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         HEALTH_STALLED_S=10,
         # New audits refused (503 audits-busy) while this many wait for an auditor.
         AUDITS_WAITING=100,
+        UPLOADS_AT_ONCE=2,
         REPLICA_ACKS=AUTO,
         REPLICA_ACK_MS=DEFAULT_TIMEOUT_MS,
         IMPORT_TOKEN=None,
@@ -76,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         replica_ack_ms=app.config["REPLICA_ACK_MS"],
     )
     app.extensions["known"] = Known()
+    app.extensions["uploads"] = uploads.AtOnce(app.config["UPLOADS_AT_ONCE"])
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
     app.before_request(web.refuse_large_bodies)

@@ -5,7 +5,7 @@ from http import HTTPStatus
 from flask import current_app
 
 from schemas import api
-from service import handlers, timeline
+from service import handlers, timeline, uploads
 from service.auth import Seen
 from service.web import Blueprint, about_game, answer, store
 
@@ -40,7 +40,8 @@ def audit_report(game: Seen, query: dict, number: int):
 
 
 @bp.post("/replays/verify")
-@bp.arguments(api.ReplayDocument, largest=api.LARGEST_REPLAY)
+@uploads.bounded
+@bp.arguments(api.ReplayDocument, largest=api.LARGEST_UPLOAD)
 @bp.response(200, api.AuditReport)
 def verify(document: dict):
     """Verify an uploaded replay document: no stored game needed."""
@@ -48,7 +49,8 @@ def verify(document: dict):
 
 
 @bp.post("/replays/views")
-@bp.arguments(api.ReplayDocument, largest=api.LARGEST_REPLAY)
+@uploads.bounded
+@bp.arguments(api.ReplayDocument, largest=api.LARGEST_UPLOAD)
 @bp.arguments(api.ViewsQuery, location="query")
 @bp.response(200, api.Views)
 @bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name)

@@ -93,8 +93,9 @@ def replay(game: Seen):
 @bp.response(201, api.Imported)
 @bp.alt_response(200, schema=api.Imported, description="already here: nothing written",
                  success=True)
-@bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON,
-                 description="the id holds another game here (`game-exists`)")
+@bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+    "the id holds another game here (`game-exists`), or this game is here already under"
+    " another id (`game-copied`: `existing` names it)"))
 @bp.alt_response(422, schema=api.Problem, content_type=PROBLEM_JSON, description=(
     "the replay does not verify (`replay-not-verified`: `seq` is the first entry that does"
     " not, `mismatches` all of them), the game is not finished (`game-not-finished`), or it was"
@@ -103,10 +104,11 @@ def replay(game: Seen):
 def import_replay(document: dict, game_id: str):
     """Import a finished game's replay document from another server (the operator's token).
 
-    It is stored under its id with its entries and hashes unchanged once it verifies in full
-    (hash chain, seed commitment, every verdict and the score re-judged); else 422 naming the
-    first entry that does not. The same game again is a 200 that writes nothing; an id held
-    by another game is a 409 `game-exists`.
+    It is stored under its id, which the document must name (400 `import-needs-id`,
+    `id-mismatch`), with its entries and hashes unchanged once it verifies in full (hash chain,
+    seed commitment, every verdict and the score re-judged); else 422 naming the first entry
+    that does not. The same game again is a 200 that writes nothing; an id held by another
+    game is a 409 `game-exists`, and the same game under another id a 409 `game-copied`.
     """
     status, imported = imports.import_game(store(), game_id, document)
     headers = {"Location": f"/v1/games/{game_id}"} if status == 201 else None

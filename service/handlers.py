@@ -516,12 +516,16 @@ def request_audit(
     for seat in claimed:
         if int(seat) >= seats:
             raise Problem(400, "no-such-seat", f"this game has seats 0 to {seats - 1}")
-    if queue.audits_waiting(store.queues) >= most_waiting:
+    place = queue.audit_place(store, most_waiting)
+    if place is None:
         raise Problem(503, "audits-busy",
                       f"{most_waiting} audits wait for an auditor already: ask again shortly")
-    number, new = store.audits.new(seen.id, seen.meta["version"], claimed)
-    if new:
-        queue.enqueue_audit(store.queues, seen.id, number)
+    try:
+        number, new = store.audits.new(seen.id, seen.meta["version"], claimed)
+        if new:
+            queue.enqueue_audit(store.queues, seen.id, number)
+    finally:
+        store.audit_places.give_back(place)
     return audit_report(store, seen, number, wait)
 
 

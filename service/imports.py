@@ -7,6 +7,11 @@ holds, the seed matches its commitment, every verdict and the final score are wh
 installed rules give. Importing is idempotent: when the id is taken, only the hash chain is
 checked (cheap) and, since it holds, the same last hash means the same game: nothing is judged
 or written again (an interrupted import resumes at that cost); another game there is a conflict.
+A replay is imported under the id it names, and must name one. The same game is never stored
+under two ids: a game is told by the hash of its `game-created` entry (its players, options,
+seed commitment, rules and creation time), which every game created or imported here claims
+for its id (`store.games.Games.claim`); importing it under another id is a conflict naming the
+id that holds it.
 """
 
 from __future__ import annotations
@@ -38,8 +43,10 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
             raise _unverified([{"seq": broken[0], "what": "hash"}])
         _same_game(game_id, head, ours)
         store.games.list_finished(game_id, created)
+        store.games.claim(entries[0]["hash"], game_id)  # for a game stored before claims were
         return 200, _imported(game_id, created, ours, written=False)
     game, final = _verified(document, created)
+    _claimed(store, game_id, entries[0]["hash"])
     seed, decks, _ = replay_secret(document)
     submissions = [e["seq"] for e in entries if e["type"] == log.SUBMITTED]
     projection = Projection.of(game, final, max(submissions, default=0))
@@ -53,7 +60,10 @@ def _created(game_id: str, document: dict[str, Any]) -> dict[str, Any]:
     """The `game-created` entry, which the stored game's meta is read from."""
     if not _GAME_ID.match(game_id):
         raise Problem(400, "bad-game-id", "a game id is 1 to 64 letters, digits, '-' or '_'")
-    if document.get("id", game_id) != game_id:
+    if document.get("id") is None:
+        raise Problem(400, "import-needs-id", "a replay is imported under the id it names"
+                      f" (`id`): this one names none; give it {game_id!r} to import it here")
+    if document["id"] != game_id:
         raise Problem(
             400, "id-mismatch", f"this is the replay of game {document['id']!r}, not {game_id!r}"
         )
@@ -81,6 +91,28 @@ def _same_game(game_id: str, head: tuple[int, str], ours: tuple[int, str]) -> No
             f"game {game_id} is already another game here (its log has {head[0]} entries and"
             f" ends with hash {head[1][:12]}…, this one {ours[0]} ending {ours[1][:12]}…)",
         )
+
+
+def _claimed(store: Store, game_id: str, created: str) -> None:
+    """Claim the game whose first entry's hash is `created` for `game_id`: a 409 when another
+    id holds it here, or is being imported with it. A claim whose id holds another game (its
+    import found the id taken) is stale, and taken over."""
+    holder = store.games.claim(created, game_id)
+    if holder != game_id and _holds_another(store, holder, created):
+        holder = store.games.claim(created, game_id, stale=holder)
+    if holder != game_id:
+        raise Problem(
+            409,
+            "game-copied",
+            f"this game is here already as game {holder} (the same game-created entry): it is"
+            " not stored twice",
+            existing=holder,
+        )
+
+
+def _holds_another(store: Store, game_id: str, created: str) -> bool:
+    first = store.log.entries(game_id, upto=1)
+    return bool(first) and first[0]["hash"] != created
 
 
 def _verified(document: dict[str, Any], created: dict[str, Any]) -> tuple[Any, Any]:

@@ -158,7 +158,7 @@ class _Limits:
 
     def counted(self, game_id: str | None = None) -> list[Counted]:
         """What this request counts against (`counted_for`)."""
-        return self.counted_for(request.headers.get("Authorization"), _address(),
+        return self.counted_for(request.headers.get("Authorization"), address(),
                                 request.endpoint, game_id)
 
     def counted_for(self, token: str | None, address: str, endpoint: str | None,
@@ -200,10 +200,10 @@ class _Limits:
         """A token refused (401) counts against its address, once this process refused that
         address before within the window."""
         if response.status_code == 401 and "Authorization" in request.headers:
-            address = _address()
-            if self.refused.lately(address):
-                self.counter.take([c.count for c in _rates(self.failed_auth, address)])
-            self.refused.saw(address)
+            refused = address()
+            if self.refused.lately(refused):
+                self.counter.take([c.count for c in _rates(self.failed_auth, refused)])
+            self.refused.saw(refused)
         return response
 
     def refusal(self, refused: Counted) -> Problem:
@@ -306,7 +306,8 @@ def register(app: Flask) -> None:
     app.after_request(limits.count_refusal)
 
 
-def _address() -> str:
+def address() -> str:
+    """The address a request came from, as every per-address limit counts it."""
     return request.remote_addr or _UNKNOWN
 
 

@@ -3,10 +3,10 @@
 `Store` gathers one object per noun over one client: `games` (creating and listing them, meta,
 tokens, secret), `log` (appending and reading entries), `projections` (what readers need
 without replaying), `scheduler` (which games wait to be judged and by which drain), `locks`,
-`audits` and `counts` (the rate limits'); `hub` wakes the requests of a web process that wait
-on a game's log, all served by one reader; `replicas` waits for a replica to hold a game's
-writes before the web answers them. `store.keys` spells every key; nothing outside this
-package knows one.
+`audits` (and `audit_places`, on the queues' Redis) and `counts` (the rate limits'); `hub`
+wakes the requests of a web process that wait on a game's log, all served by one reader;
+`replicas` waits for a replica to hold a game's writes before the web answers them.
+`store.keys` spells every key; nothing outside this package knows one.
 
 The game store lives on a Redis Cluster when one is configured (`store.connection`); RQ's
 queues always live on the standalone Redis, `queues`.
@@ -20,7 +20,7 @@ from typing import Any
 import redis
 
 from store import connection
-from store.audits import Audits
+from store.audits import Audits, Places
 from store.batch import Batch, NothingSent, checked
 from store.counts import Counts
 from store.games import Games
@@ -71,6 +71,7 @@ class Store:
         self.scheduler = Scheduler(client)
         self.locks = Locks(client)
         self.audits = Audits(client)
+        self.audit_places = Places(self.queues)
         self.hub = Hub(client)
 
     @classmethod

@@ -8,6 +8,7 @@ their last change; reading an expired audit answers 404 like one that never was.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import threading
 import time
 from collections.abc import Mapping
@@ -29,20 +30,34 @@ _DONE_TOKEN_S = 60
 # waits can never hold the pool's every connection.
 WAITS = 16
 
-# Number a new audit `number` (when the meta's count is still one less) unless an identical
-# one (KEYS[2] names it) is on record; write its record (KEYS[3]) and remember it by its
-# request. ARGV[1] is {"number", "record", "ttl_s"}.
+# Number a new audit and write its record, unless an identical one (KEYS[2] names it) is on
+# record: one step, so that requests at once each get the next number. The record's key is the
+# number's, spelled from `records` (keys.GameKeys.audits): it cannot be declared before the number
+# is, and it shares KEYS[1]'s hash tag, so it lives on the same Redis Cluster slot. ARGV[1] is
+# {"record", "ttl_s", "records"}; KEYS[1] is the game's meta, whose `audits` is the last number.
 _NEW = """
 local a = cjson.decode(ARGV[1])
 local same = redis.call('GET', KEYS[2])
 if same then return {'same', same} end
-local last = tonumber(redis.call('HGET', KEYS[1], 'audits') or '0')
-if last + 1 ~= a.number then return {'moved', tostring(last)} end
-redis.call('HSET', KEYS[1], 'audits', a.number)
-redis.call('SET', KEYS[3], a.record, 'EX', a.ttl_s)
-redis.call('SET', KEYS[2], a.number, 'EX', a.ttl_s)
-return {'new', tostring(a.number)}
+local number = redis.call('HINCRBY', KEYS[1], 'audits', 1)
+redis.call('SET', a.records .. number, a.record, 'EX', a.ttl_s)
+redis.call('SET', KEYS[2], number, 'EX', a.ttl_s)
+return {'new', tostring(number)}
 """
+
+# Take a place among the audits that may wait for an auditor: KEYS[1] is RQ's audit queue (a
+# list of the ids of the jobs waiting), KEYS[2] the places taken by webs about to queue one (a
+# sorted set, scored by when each lapses). Lapsed places are let go first. ARGV[1] is
+# {"place", "now", "until", "most"}.
+_TAKE_PLACE = """
+local a = cjson.decode(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', a.now)
+if redis.call('LLEN', KEYS[1]) + redis.call('ZCARD', KEYS[2]) >= a.most then return 0 end
+redis.call('ZADD', KEYS[2], a['until'], a.place)
+return 1
+"""
+# How long a place is held for a web that took it and then died before queuing its audit.
+PLACE_S = 10
 
 
 class AuditStatus(StrEnum):
@@ -56,7 +71,6 @@ class Numbered(StrEnum):
 
     NEW = "new"  # a new audit, to be queued
     SAME = "same"  # an identical request's audit, on record
-    MOVED = "moved"  # another audit took the number: try the next
 
 
 class Audits:
@@ -72,16 +86,9 @@ class Audits:
         request = canonical({"version": version, "claimed": dict(claimed)})
         same = k.audit_of(hashlib.sha256(request).hexdigest()[:32])
         record = orjson.dumps({"status": AuditStatus.QUEUED, "claimed": claimed}).decode()
-        last = int(self.redis.hget(k.meta, "audits") or 0)
-        for _ in range(100):
-            args = {"number": last + 1, "record": record, "ttl_s": TTL_S}
-            outcome, number = self._new(
-                keys=[k.meta, same, k.audit(last + 1)], args=[orjson.dumps(args)]
-            )
-            if Numbered(outcome.decode()) != Numbered.MOVED:
-                return int(number), Numbered(outcome.decode()) == Numbered.NEW
-            last = int(number)
-        raise RuntimeError(f"game {game_id}: could not number an audit after 100 attempts")
+        args = {"record": record, "ttl_s": TTL_S, "records": k.audits}
+        outcome, number = self._new(keys=[k.meta, same], args=[orjson.dumps(args)])
+        return int(number), Numbered(outcome.decode()) == Numbered.NEW
 
     def save(self, game_id: str, number: int, report: Mapping[str, Any]) -> None:
         k = keys.game(game_id)
@@ -122,3 +129,36 @@ class Audits:
 
     def live_auditors(self) -> int:
         return self.redis.zcount(keys.AUDITORS, time.time(), "+inf")
+
+
+class Places:
+    """The cap on audits waiting for an auditor, exact whatever asks at once.
+
+    The audits waiting are RQ's queue (its length, as RQ counts it), plus the places webs took
+    to queue one and have not yet given back: a web takes a place, checking the count, in one
+    step (`take`), queues its audit (or finds an identical one on record, and queues nothing),
+    then gives the place back (`give_back`). So the count never passes the cap, however many
+    ask at once; for the instant between queuing and giving back an audit counts twice, which
+    refuses early, never late. Nothing needs an auditor's help to keep it right: taking a job
+    off the queue shortens it at once, and a place a web never gave back (it died in between)
+    lapses after `PLACE_S`. An audit RQ queues again (its auditor died) is not counted anew:
+    it was let in once, so the queue can hold a few more than the cap until it is run.
+
+    They live on the Redis of the queues (`queues`), which may not be the game store's.
+    """
+
+    def __init__(self, queues: redis.Redis):
+        self.redis = queues
+        self._take = queues.register_script(_TAKE_PLACE)
+
+    def take(self, queue: str, most: int) -> str | None:
+        """A place among the `most` audits that may wait in the RQ queue whose list is `queue`,
+        or None when they are all taken."""
+        place = secrets.token_hex(8)
+        now = time.time()
+        args = {"place": place, "now": now, "until": now + PLACE_S, "most": most}
+        taken = self._take(keys=[queue, keys.QUEUING_AUDITS], args=[orjson.dumps(args)])
+        return place if taken else None
+
+    def give_back(self, place: str) -> None:
+        self.redis.zrem(keys.QUEUING_AUDITS, place)

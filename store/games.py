@@ -37,6 +37,16 @@ for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2])
 return {'stored', a.meta.version, a.meta.hash}
 """
 
+# Claim the game whose `game-created` entry has the hash ARGV[1] for the id ARGV[2], in KEYS[1]
+# (keys.BY_CREATION), unless another id holds that claim; ARGV[3], when not empty, is an id
+# whose claim is stale (it holds another game), taken over. The answer is the claim's holder.
+_CLAIM = """
+local holder = redis.call('HGET', KEYS[1], ARGV[1])
+if holder and holder ~= ARGV[3] then return holder end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return ARGV[2]
+"""
+
 
 @dataclass(frozen=True)
 class Context:
@@ -62,6 +72,7 @@ class Games:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._load = client.register_script(_LOAD)
+        self._claim = client.register_script(_CLAIM)
 
     def create(
         self,
@@ -76,7 +87,7 @@ class Games:
         k = keys.game(game_id)
         meta = _meta(created, version=1, last_hash=entry["hash"], submitted=0)
         # Listed first: a listing skips an id whose game is not there (yet, or ever).
-        self._list(game_id, created["game"], time.time())
+        self._list(game_id, created["game"], time.time(), created=entry["hash"])
         pipe = self.redis.pipeline(transaction=True)
         pipe.xadd(k.log, {"e": orjson.dumps(entry)}, id="1-0")
         pipe.hset(k.meta, mapping=meta)
@@ -131,12 +142,22 @@ class Games:
         when = datetime.fromisoformat(created["at"]).timestamp() + _within_a_ms(game_id)
         self._list(game_id, created["game"], when, keys.FINISHED)
 
-    def _list(self, game_id: str, title: str, when: float, *among: str) -> None:
+    def _list(self, game_id: str, title: str, when: float, *among: str,
+              created: str | None = None) -> None:
+        """List a game; a new one (`created`, the hash of its first entry) is claimed too."""
         listed = {game_id: when}
         pipe = self.redis.pipeline(transaction=False)
         for index in (keys.GAMES, keys.titled(title), *among):
             pipe.zadd(index, listed)
+        if created is not None:
+            pipe.hsetnx(keys.BY_CREATION, created, game_id)
         pipe.execute()
+
+    def claim(self, created: str, game_id: str, stale: str = "") -> str:
+        """The id a game is stored under here, told by the hash of its `game-created` entry
+        (`created`): `game_id` once claimed for it, or the id that claimed it first (unless
+        that is `stale`, taken over). A game created here is claimed as it is created."""
+        return self._claim(keys=[keys.BY_CREATION], args=[created, game_id, stale]).decode()
 
     def meta(self, game_id: str) -> dict[str, Any] | None:
         return self.context(game_id, None).meta

@@ -26,7 +26,9 @@ Global keys: `tl:games` (sorted set of ids by creation: an imported game's is th
 `game-created` entry), the same per title
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
 written before the entry that finishes the game, so it holds every finished game, and a
-listing checks each one's status), and the scheduler's, which one script
+listing checks each one's status), `tl:games:by-creation` (hash: the hash of a game's
+`game-created` entry -> its id, so that an import finds the same game under another id), and
+the scheduler's, which one script
 may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
 with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
 scored by the time its claim lapses), `tl:{sched}:drain:<slot>` (a drain job is queued or
@@ -35,8 +37,10 @@ is marked, for a waiting drain: the game, and the submission it was marked for),
 `tl:{sched}:marks` (hash: a dirty game -> `<seq>:<hash>` of the submission it was last marked
 for, so that a drain that judged that very submission without claiming the game unmarks it)
 and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses).
-`tl:auditors` holds the auditing workers' heartbeats the same way. No script or transaction
-spans two hash tags.
+`tl:auditors` holds the auditing workers' heartbeats the same way. On the standalone Redis that
+holds RQ's queues, `tl:audits:queuing` (sorted set: a place taken among the audits that may wait
+for an auditor, by a web about to queue one, scored by when it lapses; `store.audits.Places`).
+No script or transaction spans two hash tags.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from dataclasses import dataclass
 
 GAMES = "tl:games"
 FINISHED = "tl:games:finished"
+BY_CREATION = "tl:games:by-creation"
 
 
 def titled(game: str) -> str:
@@ -57,6 +62,7 @@ BELL = "tl:{sched}:bell"
 MARKS = "tl:{sched}:marks"
 WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
+QUEUING_AUDITS = "tl:audits:queuing"
 
 
 def draining(slot: int) -> str:
@@ -79,7 +85,13 @@ class GameKeys:
     ack: str
 
     def audit(self, number: int) -> str:
-        return f"{self.tag}:audit:{number}"
+        return f"{self.audits}{number}"
+
+    @property
+    def audits(self) -> str:
+        """What the key of each audit's record starts with (numbered by a script, which
+        spells the key of the number it gives: it shares the game's hash tag)."""
+        return f"{self.tag}:audit:"
 
     def audit_done(self, number: int) -> str:
         return f"{self.audit(number)}:done"

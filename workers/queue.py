@@ -25,9 +25,10 @@ def enqueue_drain(connection: redis.Redis, slot: int) -> None:
     queue(connection).enqueue("workers.jobs.drain", slot, result_ttl=0, failure_ttl=3600)
 
 
-def audits_waiting(connection: redis.Redis) -> int:
-    """Audits queued and not yet taken by an auditor."""
-    return audit_queue(connection).count
+def audit_place(store: Store, most: int) -> str | None:
+    """A place among the `most` audits that may wait for an auditor, to give back once the
+    audit is queued (`store.audits.Places`); None while they are all taken."""
+    return store.audit_places.take(audit_queue(store.queues).key, most)
 
 
 def enqueue_audit(connection: redis.Redis, game_id: str, number: int) -> None:

@@ -134,7 +134,8 @@ def test_an_export_cut_short_is_completed_into_the_same_file(source, tmp_path):
 
 def test_a_dump_with_an_edited_entry_is_refused_naming_it(destination, tmp_path):
     url, store = destination
-    documents = [{**retold("hermit", n), "id": f"edited-{n}"} for n in range(3)]
+    # Games the source does not hold: those it does are here already, under their own ids.
+    documents = [{**retold("hermit", PER_TITLE + n), "id": f"edited-{n}"} for n in range(3)]
     edited = documents[1]["entries"][11]
     edited["seat"] = 1 - edited["seat"]
     dump = tmp_path / "edited.ndjson"

@@ -81,8 +81,9 @@ def test_a_replay_upload_has_the_larger_limit(address):
     head = post_head("/v1/replays/verify", f"Content-Length: {len(padded)}")
     status, _, body = exchange(address, head, [padded])
     assert status == 400 and json.loads(body)["code"] == "invalid-request"  # read, then judged
-    head = post_head("/v1/replays/verify", f"Content-Length: {api.LARGEST_REPLAY + 1}")
-    assert exchange(address, head)[0] == 413
+    head = post_head("/v1/replays/verify", f"Content-Length: {api.LARGEST_UPLOAD + 1}")
+    status, _, body = exchange(address, head)
+    assert status == 413 and str(api.LARGEST_UPLOAD) in json.loads(body)["detail"]
 
 
 @pytest.mark.parametrize(("request_bytes", "status"), [

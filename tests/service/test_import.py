@@ -1,6 +1,10 @@
 """Importing finished games played elsewhere (`PUT /v1/games/{id}/replay`), against the suite's
 Redis and workers: stored as played and verified in full, or refused naming the entry."""
 
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from engine import log
@@ -10,6 +14,7 @@ from tests.played import replay
 from tests.service.test_openapi import Checked
 
 OPERATOR = bearer("operator-secret")
+AT_ONCE = 6
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +157,56 @@ def test_a_game_is_imported_under_its_own_id_only(importing):
     assert put(importing, braced).json["code"] == "bad-game-id"
 
 
+def test_a_replay_naming_no_id_is_not_imported(importing):
+    document = replay("hermit", "no-id", "imp-no-id")
+    for nameless in ({k: v for k, v in document.items() if k != "id"}, {**document, "id": None}):
+        answer = put(importing, nameless, "imp-no-id")
+        assert answer.status_code == 400 and answer.json["code"] == "import-needs-id"
+    assert importing.get("/v1/games/imp-no-id").status_code == 404
+
+
+def test_a_game_stored_here_is_not_imported_again_under_another_id(importing):
+    document = replay("keltis-nwnz", "copied", "imp-copied")
+    assert put(importing, document).status_code == 201
+    copy = {**document, "id": "imp-copy"}
+    answer = put(importing, copy)
+    assert answer.status_code == 409 and answer.json["code"] == "game-copied"
+    assert answer.json["existing"] == "imp-copied" and "imp-copied" in answer.json["detail"]
+    assert importing.get("/v1/games/imp-copy").status_code == 404
+    assert put(importing, document).status_code == 200  # under its own id, as before
+
+
+def test_a_game_played_here_is_not_imported_under_another_id(importing):
+    played = create(importing, "hermit", ["ann", "bob"], seed="played-here")
+    played.play_to_end(random.Random(3))
+    document = importing.get(played.url("/replay")).json
+    answer = put(importing, {**document, "id": "imp-played-copy"})
+    assert answer.status_code == 409 and answer.json["existing"] == played.id
+
+
+def test_a_claim_left_by_an_import_that_found_its_id_taken_is_taken_over(importing):
+    played_here = create(importing, "hermit", ["ann", "bob"])
+    document = replay("hermit", "stale", "imp-stale")
+    # Its claim made, the import finds the id held by another game: nothing is stored.
+    assert put(importing, {**document, "id": played_here.id}).status_code == 409
+    assert put(importing, document).status_code == 201
+
+
+def test_the_same_game_imported_under_two_ids_at_once_is_stored_once(importing):
+    document = replay("coloretto", "raced", "imp-raced")
+    start = threading.Barrier(AT_ONCE)
+
+    def under(n):
+        start.wait(30)
+        return put(importing.application.test_client(), {**document, "id": f"imp-raced-{n}"})
+
+    with ThreadPoolExecutor(AT_ONCE) as pool:
+        answers = list(pool.map(under, range(AT_ONCE)))
+    assert sorted(a.status_code for a in answers) == [201] + [409] * (AT_ONCE - 1)
+    stored = next(f"imp-raced-{n}" for n, a in enumerate(answers) if a.status_code == 201)
+    assert {a.json["existing"] for a in answers if a.status_code == 409} == {stored}
+
+
 class CheckedPut(Checked):
     def put(self, url, **kw):
         return self._check("put", url, self.client.put(url, **kw))
@@ -163,10 +218,12 @@ def test_every_import_answer_fits_the_openapi_document(importing):
     answers = [put(checked, document), put(checked, document),
                put(checked, {**document, "id": "imp-openapi-2", "seed": "x"}),
                put(checked, replay("hermit", "openapi-2", "imp-openapi")),
+               put(checked, {**document, "id": "imp-openapi-4"}),
                put(checked, document, headers={}),
                put(checked, {"format": "tablelog-replay/1"}, "imp-openapi-3")]
-    assert [a.status_code for a in answers] == [201, 200, 422, 409, 401, 400]
+    assert [a.status_code for a in answers] == [201, 200, 422, 409, 409, 401, 400]
     assert checked.checked == len(answers)
     refusals = checked.spec["paths"]["/v1/games/{game_id}/replay"]["put"]["responses"]
     assert "`game-exists`" in refusals["409"]["description"]
+    assert "`game-copied`" in refusals["409"]["description"]
     assert "`replay-not-verified`" in refusals["422"]["description"]

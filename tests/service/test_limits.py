@@ -62,8 +62,12 @@ def test_the_limits_are_in_the_openapi_document(client):
     create_game = spec["paths"]["/v1/games"]["post"]
     assert str(api.LARGEST_BODY) in create_game["responses"]["413"]["description"]
     assert "415" in create_game["responses"]
-    verify = spec["paths"]["/v1/replays/verify"]["post"]
-    assert str(api.LARGEST_REPLAY) in verify["responses"]["413"]["description"]
+    for path in ("/v1/replays/verify", "/v1/replays/views"):
+        upload = spec["paths"][path]["post"]
+        assert str(api.LARGEST_UPLOAD) in upload["responses"]["413"]["description"]
+        assert "uploads-busy" in upload["responses"]["429"]["description"]
+    imported = spec["paths"]["/v1/games/{game_id}/replay"]["put"]
+    assert str(api.LARGEST_REPLAY) in imported["responses"]["413"]["description"]
     body = spec["components"]["schemas"]["CreateGame"]["properties"]
     assert body["players"]["maxItems"] == api.MOST_PLAYERS
     assert body["decks"]["maxItems"] == api.MOST_DECKS

@@ -74,3 +74,14 @@ def test_games_created_in_the_same_millisecond_list_apart(store):
     times = [when for _, when in store.games.ids(None, 100)]
     assert len(set(times)) == 20
     assert max(times) - min(times) < 1e-3
+
+
+def test_a_game_is_claimed_by_the_first_id_that_holds_its_creation(store):
+    game_id = new_game(store)
+    created = store.log.entries(game_id, upto=1)[0]["hash"]
+    assert store.games.claim(created, "another") == game_id  # claimed as it was created
+    assert store.games.claim(created, game_id) == game_id
+    assert store.games.claim("f" * 64, "first") == "first"
+    assert store.games.claim("f" * 64, "second") == "first"
+    assert store.games.claim("f" * 64, "second", stale="first") == "second"
+    assert store.games.claim("f" * 64, "third", stale="first") == "second"
