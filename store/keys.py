@@ -34,8 +34,11 @@ running in that slot: "queued", or the worker running it), `tl:{sched}:bell` (ru
 is marked, for a waiting drain: the game, and the submission it was marked for),
 `tl:{sched}:marks` (hash: a dirty game -> `<seq>:<hash>` of the submission it was last marked
 for, so that a drain that judged that very submission without claiming the game unmarks it)
-and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses).
-`tl:auditors` holds the auditing workers' heartbeats the same way. No script or transaction
+and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses), and
+`tl:{sched}:alive:<worker>` (a judging worker's key, alive while it beats, even while Redis is
+full: `store.alive`). `tl:auditors` holds the auditing workers' heartbeats the same way, and
+`tl:{auditors}:alive:<worker>` their keys. `tl:health` is /healthz's probe of whether Redis
+takes writes. No script or transaction
 spans two hash tags.
 """
 
@@ -57,6 +60,15 @@ BELL = "tl:{sched}:bell"
 MARKS = "tl:{sched}:marks"
 WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
+HEALTH = "tl:health"
+
+
+def alive(worker: str) -> str:
+    return f"tl:{{sched}}:alive:{worker}"
+
+
+def auditor_alive(worker: str) -> str:
+    return f"tl:{{auditors}}:alive:{worker}"
 
 
 def draining(slot: int) -> str:
