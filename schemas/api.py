@@ -103,7 +103,9 @@ class IdempotencyKey(Schema):
 
     key = fields.String(
         data_key="Idempotency-Key",
-        metadata={"description": "retrying with the same key and body answers the first verdict"},
+        metadata={"description": "retrying with the same key and body answers the first verdict;"
+                                 " send one whenever the move may be posted again (after a 503"
+                                 " `outcome-unknown`, a timeout, a dropped connection)"},
     )
 
 

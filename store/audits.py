@@ -108,14 +108,15 @@ class Audits:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(keys.AUDITORS, {worker: now + ALIVE_S})
         pipe.zremrangebyscore(keys.AUDITORS, "-inf", now - FORGET_S)
-        pipe.execute_command(*alive.beat(keys.auditor_alive(worker), ALIVE_S))
+        pipe.execute_command(*alive.beat(keys.auditor_alive(worker)))
         *_, beaten = answers = pipe.execute(raise_on_error=False)
         if alive.refused(beaten):
-            alive.hold_on(self.redis, keys.auditor_alive(worker), ALIVE_S)
+            alive.hold_on(self.redis, keys.auditor_alive(worker))
         for answer in answers:
             checked(answer)
 
     def live_auditors(self) -> int:
         """Auditing workers beating, by their alive keys: counted right while Redis is full."""
         named = self.redis.zrange(keys.AUDITORS, 0, -1)
-        return alive.counted(self.redis, [keys.auditor_alive(w.decode()) for w in named])
+        return alive.counted(self.redis, [keys.auditor_alive(w.decode()) for w in named],
+                             ALIVE_S)

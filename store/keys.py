@@ -35,10 +35,10 @@ is marked, for a waiting drain: the game, and the submission it was marked for),
 `tl:{sched}:marks` (hash: a dirty game -> `<seq>:<hash>` of the submission it was last marked
 for, so that a drain that judged that very submission without claiming the game unmarks it)
 and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses), and
-`tl:{sched}:alive:<worker>` (a judging worker's key, alive while it beats, even while Redis is
-full: `store.alive`). `tl:auditors` holds the auditing workers' heartbeats the same way, and
-`tl:{auditors}:alive:<worker>` their keys. `tl:health` is /healthz's probe of whether Redis
-takes writes. No script or transaction
+`tl:{sched}:alive:<worker>` (a judging worker's key, whose time to live tells when it last
+beat, even while Redis is full: `store.alive`). `tl:auditors` holds the auditing workers'
+heartbeats the same way, and `tl:{auditors}:alive:<worker>` their keys. `tl:health` is
+/healthz's probe of whether Redis takes writes. No script or transaction
 spans two hash tags.
 """
 

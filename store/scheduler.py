@@ -362,10 +362,10 @@ class Scheduler:
         batch = Batch(self.redis)
         tending = batch.script(self._tend, [keys.WORKERS, keys.DIRTY, keys.CLAIMED, *_flags()],
                                [orjson.dumps(beat)])
-        beating = batch.add(*alive.beat(keys.alive(worker), ALIVE_S))
+        beating = batch.add(*alive.beat(keys.alive(worker)))
         answers = batch.run()
         if alive.refused(answers[beating]):
-            alive.hold_on(self.redis, keys.alive(worker), ALIVE_S)
+            alive.hold_on(self.redis, keys.alive(worker))
         slot = checked(answers[tending])
         return None if slot < 0 else int(slot)
 
@@ -376,7 +376,8 @@ class Scheduler:
     def live_workers(self) -> int:
         """Judging workers beating, by their alive keys: counted right while Redis is full."""
         named = self.redis.zrange(keys.WORKERS, 0, -1)
-        return alive.counted(self.redis, [keys.alive(w.decode()) for w in named])
+        return alive.counted(self.redis, [keys.alive(w.decode()) for w in named],
+                             ALIVE_S)
 
 
 def _flags() -> list[str]:
