@@ -110,7 +110,9 @@ class IdempotencyKey(Schema):
 
     key = fields.String(
         data_key="Idempotency-Key",
-        metadata={"description": "retrying with the same key and body answers the first verdict"},
+        metadata={"description": "retrying with the same key and body answers the first verdict;"
+                                 " send one whenever the move may be posted again (after a 503"
+                                 " `outcome-unknown`, a timeout, a dropped connection)"},
     )
 
 
@@ -409,7 +411,9 @@ class Problem(Schema):
 
 
 class Waiting(Schema):
-    """Moves waiting for a verdict, among the 100 games that have waited longest."""
+    """Moves waiting for a verdict, among the 100 games that have waited longest and the 100
+    newest (marked for judging or not: a mark a full Redis refused is made by the workers'
+    sweep once it takes writes again)."""
 
     submissions = fields.Integer()
     games = fields.Integer()
@@ -425,13 +429,27 @@ class Following(Schema):
     waiting = fields.Integer(metadata={"description": "requests waiting on them"})
 
 
+class Memory(Schema):
+    """Redis's memory, from INFO: past `maxmemory` under `noeviction` it refuses writes."""
+
+    used = fields.Integer(metadata={"description": "bytes (`used_memory`)"})
+    maxmemory = fields.Integer(metadata={"description": "bytes; 0 for no limit"})
+    used_of_max = fields.Float(allow_none=True, metadata={
+        "description": "used / maxmemory (null without a limit): writes are refused past 1"})
+    policy = fields.String(metadata={"description": "`maxmemory-policy`"})
+
+
 class Health(Schema):
-    """200 with `ok` or `degraded` (no live worker or auditor, or moves waiting longer than
-    the stall threshold); 503 with `stalled` (moves waiting longer than it and no live worker
+    """200 with `ok` or `degraded` (no live worker or auditor, moves waiting longer than
+    the stall threshold, or Redis full: it refuses writes, so no move is taken, while reads
+    are answered); 503 with `stalled` (moves waiting longer than it and no live worker
     to judge them) or `down` (Redis does not answer)."""
 
     status = fields.String(metadata={"enum": ["ok", "degraded", "stalled", "down"]})
-    redis = fields.String(metadata={"enum": ["ok", "unreachable"]})
+    redis = fields.String(metadata={
+        "enum": ["ok", "full", "unreachable"],
+        "description": "`full`: it answers but refuses writes (a probe write was refused)"})
+    memory = fields.Nested(Memory)
     persistence = fields.String(metadata={
         "enum": ["aof", "rdb", "none", "unknown"],
         "description": "how Redis keeps what it is told across a restart: an append-only file,"

@@ -28,7 +28,7 @@ from service.known import Known
 from service.problems import Problem
 from store import Store
 from store.audits import AuditStatus
-from store.connection import UNREACHABLE
+from store.connection import FULL, UNREACHABLE
 from store.hub import Waiter
 from store.log import Appended, Landed, Outcome, Writing, now, verdict_on
 from store.projections import Projection, Status
@@ -277,9 +277,10 @@ def _over() -> NoReturn:
 
 
 def _queue_drains(store: Store, slots: list[int]) -> None:
-    """A drain for each slot the append opened. Should Redis go away first, the game is
-    marked all the same, and a worker's heartbeat queues its drain once Redis is back."""
-    with contextlib.suppress(*UNREACHABLE):
+    """A drain for each slot the append opened. Should Redis go away first (or refuse the job,
+    full), the game is marked all the same, and a worker's heartbeat queues its drain once
+    Redis is back."""
+    with contextlib.suppress(*UNREACHABLE, FULL):
         for slot in slots:
             queue.enqueue_drain(store.queues, slot)
 
@@ -377,8 +378,10 @@ def lookup(store: Store, seen: Seen, seq: int) -> dict[str, Any]:
 def _remind(store: Store, game_id: str) -> None:
     """A pending move is judged even if the mark that was to get it judged was lost (Redis
     stopped between its append and the mark, or a web process died there): a reader asking
-    for it marks its game again, unless a drain holds it."""
-    queue.judge_soon(store, game_id, unless_claimed=True)
+    for it marks its game again, unless a drain holds it. A full Redis refuses the mark: the
+    answer stands, and the workers' sweep marks the game once Redis takes writes again."""
+    with contextlib.suppress(FULL):
+        queue.judge_soon(store, game_id, unless_claimed=True)
 
 
 # -- reading the game --------------------------------------------------------------------------

@@ -18,7 +18,9 @@ pays no round trip of its own for its counts: they are taken with the game's con
 process knows, by the move's append (`service.known`, `Owed`). Every rate of every limit it
 counts against is counted, refused or not.
 
-The `limits` library parses the rates and counts in the process while Redis is away.
+The `limits` library parses the rates and counts in the process while Redis is away, or full
+(it then refuses the counts' INCR but answers reads: a read about a game is answered all the
+same).
 Refusals are 429 problems with Retry-After, the seconds until the window that refused ends.
 """
 
@@ -127,6 +129,12 @@ class _Counter:
     def lapses_in_s(self, count: Count) -> float:
         return self._either(lambda: self.shared.lapses_in_s(count),
                             lambda: self.own.get_expiry(count.key) - time.time())
+
+    def taken_here(self, counts: Sequence[Count]) -> list[int]:
+        """Counts Redis refused to store (it is full), counted in the process instead, as
+        the next ones are for a while, as while Redis is away."""
+        self.away_until = time.monotonic() + _AWAY_S
+        return [self._own(count) for count in counts]
 
     def _own(self, count: Count) -> int:
         return self.own.incr(count.key, count.window_s) if count.hit else self.own.get(count.key)
@@ -245,8 +253,12 @@ class Asked:
     def counts(self) -> list[Count]:
         return [c.count for c in self.counted]
 
-    def refuse_past(self, taken: Sequence[int]) -> None:
+    def refuse_past(self, taken: Sequence[int] | None) -> None:
+        """A 429 (raised) when a count is past its rate; `taken` None: Redis refused to store
+        the counts (full), and they are counted in the process."""
         if self.limits is not None:
+            if taken is None:
+                taken = self.limits.counter.taken_here(self.counts)
             self.limits.refuse_past(self.counted, taken)
 
     def within(self, game_id: str) -> bool:

@@ -7,7 +7,7 @@ from engine.games import GAMES
 from schemas import api
 from service.problems import RETRY_AFTER_S, Problem
 from service.web import Blueprint, answer, store
-from store.health import pending, persistence
+from store.health import memory, pending, persistence
 from workers.queue import audit_queue, queue
 
 bp = Blueprint("meta", __name__, description=__doc__)
@@ -18,12 +18,16 @@ bp = Blueprint("meta", __name__, description=__doc__)
 @bp.alt_response(503, schema=api.Health, description="Redis is unreachable, or judging stalled")
 def healthz():
     """Whether moves get judged: 503 when Redis does not answer, or when moves have waited
-    longer than HEALTH_STALLED_S with no live worker to judge them."""
+    longer than HEALTH_STALLED_S with no live worker to judge them; `degraded` while Redis is
+    full (it refuses writes: no move can be taken, reads are answered)."""
     current = store()
     try:
         waiting = pending(current.redis)
+        held = memory(current.redis)
         report = {
-            "redis": "ok",
+            "redis": "ok" if held.writable else "full",
+            "memory": {"used": held.used, "maxmemory": held.most,
+                       "used_of_max": held.used_of_most, "policy": held.policy},
             "persistence": persistence(current.redis),
             "workers": current.scheduler.live_workers(),
             "auditors": current.audits.live_auditors(),
@@ -40,7 +44,7 @@ def healthz():
     late = (waiting.oldest_s or 0) > current_app.config["HEALTH_STALLED_S"]
     if late and not report["workers"]:
         return answer({"status": "stalled", **report}, 503, {"Retry-After": RETRY_AFTER_S})
-    degraded = late or not report["workers"] or not report["auditors"]
+    degraded = late or not held.writable or not report["workers"] or not report["auditors"]
     return answer({"status": "degraded" if degraded else "ok", **report})
 
 

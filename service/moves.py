@@ -6,7 +6,7 @@ from schemas import api
 from service import handlers
 from service.auth import Seen
 from service.known import Known
-from service.problems import problem_written
+from service.problems import PROBLEM_JSON, problem_written
 from service.web import (
     Blueprint,
     about_game,
@@ -34,6 +34,11 @@ bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
     bp.alt_response(202, schema=api.Pending, description="not judged yet", success=True),
     bp.alt_response(409, HTTPStatus.CONFLICT.name),
     bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name),
+    bp.alt_response(503, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+        "`outcome-unknown`: the move reached the game store but its answer was lost, so it may"
+        " be in the log, as entry `seq`: post it again with the same `Idempotency-Key` and it"
+        " counts once (without one, read `GET /moves/{seq}` first); `store-unavailable`:"
+        " nothing of it was written (Redis away, or full), post it again")),
 )
 def submit(game: Seen):
     """Submit a move; `wait` answers with its verdict (a 422 names the rule it broke)."""

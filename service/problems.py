@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.log import UnknownRules
 from service.written import Written
+from store.connection import FULL
 from store.log import OutcomeUnknown
 
 PROBLEM_TYPES = "https://tablelog.example/problems/"
@@ -94,6 +95,11 @@ def register(app: Flask) -> None:
         # A Redis that went away, or a cluster while a replica takes over a dead master: the
         # client may retry (with the same Idempotency-Key for a move), nothing was half-written.
         app.logger.warning("the game store failed: %r", e)
+        if isinstance(e, FULL):
+            # Refused before anything was written (store.connection.FULL).
+            return problem_response(
+                503, "store-unavailable",
+                "the game store is full and wrote nothing of this request; try again shortly")
         return problem_response(
             503, "store-unavailable", "the game store did not answer; try again shortly"
         )
@@ -103,9 +109,10 @@ def register(app: Flask) -> None:
         app.logger.warning("an append's answer was lost: %r", e.__cause__)
         return problem_response(
             503, "outcome-unknown",
-            "the move reached the game store but its answer was lost, so it may or may not be"
-            " in the log: post it again with the same Idempotency-Key and it counts once"
-            " (without one, read the log before posting it again)",
+            f"the move reached the game store but its answer was lost, so it may or may not be"
+            f" in the log (as entry {e.seq}): post it again with the same Idempotency-Key and it"
+            f" counts once (without one, read the log before posting it again)",
+            seq=e.seq,
         )
 
     @app.errorhandler(Exception)

@@ -3,8 +3,9 @@
 `Store` gathers one object per noun over one client: `games` (creating and listing them, meta,
 tokens, secret), `log` (appending and reading entries), `projections` (what readers need
 without replaying), `scheduler` (which games wait to be judged and by which drain), `locks`,
-`audits` (and `audit_places`, on the queues' Redis) and `counts` (the rate limits'); `hub`
-wakes the requests of a web process that wait on a game's log, all served by one reader;
+`audits` (and `audit_places`, on the queues' Redis) and `counts` (the rate limits'), `strays`
+(submissions whose mark was lost); `hub` wakes the requests of a web process that wait on a
+game's log, all served by one reader;
 `replicas` waits for a replica to hold a game's writes before the web answers them.
 `store.keys` spells every key; nothing outside this package knows one.
 
@@ -40,6 +41,7 @@ from store.log import (
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Marked, Scheduler, slot_of
+from store.strays import Strays
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Store:
         self.log = Log(client)
         self.projections = Projections(client)
         self.scheduler = Scheduler(client)
+        self.strays = Strays(client)
         self.locks = Locks(client)
         self.audits = Audits(client)
         self.audit_places = Places(self.queues)
@@ -93,10 +96,12 @@ class Store:
         verdict (`Log.queue_verdict_after`), a wait the append ends at once should it refuse.
 
         The game is marked whatever the append comes to: a needless mark costs a drain one
-        look, and a retried submission still pending is judged even if its drain died. When
-        another writer came first (`based_on` was stale) the submission is chained onto the
-        head the refusal names and sent again, mark and wait included, since a drain may
-        have looked at the game in between and found nothing. Its rate limits' counts are
+        look, a mark Redis refuses (full, once the append took the last of its memory) is made
+        by the workers' sweep instead (`store.strays`), and a retried submission still pending
+        is judged even if its drain died. When another writer came first (`based_on` was
+        stale) the submission is chained onto the head the refusal names and sent again, mark
+        and wait included, since a drain may have looked at the game in between and found
+        nothing. Its rate limits' counts are
         taken by the first try alone. Unless `head_known` (a head remembered of a game other
         processes post to as well, `service.known`), the append goes alone first, and its mark
         and wait follow: a mark sent with an append refused as moved would wake a drain for a
@@ -115,13 +120,14 @@ class Store:
                        if look_ms and head_known else None)
             try:
                 answers = batch.run()
-                appended = chained.outcome(checked(answers[appending]))
-                if marking is not None:
-                    slots.append(slot_of(checked(answers[marking])))
             except NothingSent:
                 raise
             except connection.UNREACHABLE as lost:
-                raise OutcomeUnknown(writing.game_id) from lost
+                raise OutcomeUnknown(writing.game_id, seq) from lost
+            # Refused (a full Redis refuses its first write): nothing of it was written.
+            appended = chained.outcome(checked(answers[appending]))
+            if marking is not None:
+                slots.append(_slot(answers[marking]))
             if appended.outcome != Outcome.MOVED:
                 break
             based_on, writing = appended.head, writing.again()
@@ -148,10 +154,18 @@ class Store:
                    if look_ms and appended.outcome == Outcome.OK else None)
         try:
             answers = batch.run()
-            slots.append(slot_of(checked(answers[marking])))
         except connection.UNREACHABLE:
             return [], None
+        slots.append(_slot(answers[marking]))
         return answers, looking
+
+
+def _slot(marked: Any) -> int | None:
+    """The drain slot a mark opened; None too when Redis refused the mark (it was full): the
+    append's outcome stands, and the workers' sweep marks the game (`store.strays`)."""
+    if isinstance(marked, redis.ResponseError):
+        return None
+    return slot_of(marked)
 
 
 def _marked(chained: Chained) -> Marked:

@@ -19,7 +19,8 @@ import orjson
 import redis
 
 from engine.log import canonical
-from store import keys
+from store import alive, keys
+from store.batch import checked
 from store.scheduler import ALIVE_S, FORGET_S
 
 TTL_S = 3600
@@ -120,15 +121,24 @@ class Audits:
         return orjson.loads(raw) if raw else None
 
     def beat(self, worker: str) -> None:
-        """An auditing worker's heartbeat."""
+        """An auditing worker's heartbeat; while Redis is full its alive key is only kept
+        alive (`store.alive`)."""
         now = time.time()
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(keys.AUDITORS, {worker: now + ALIVE_S})
         pipe.zremrangebyscore(keys.AUDITORS, "-inf", now - FORGET_S)
-        pipe.execute()
+        pipe.execute_command(*alive.beat(keys.auditor_alive(worker)))
+        *_, beaten = answers = pipe.execute(raise_on_error=False)
+        if alive.refused(beaten):
+            alive.hold_on(self.redis, keys.auditor_alive(worker))
+        for answer in answers:
+            checked(answer)
 
     def live_auditors(self) -> int:
-        return self.redis.zcount(keys.AUDITORS, time.time(), "+inf")
+        """Auditing workers beating, by their alive keys: counted right while Redis is full."""
+        named = self.redis.zrange(keys.AUDITORS, 0, -1)
+        return alive.counted(self.redis, [keys.auditor_alive(w.decode()) for w in named],
+                             ALIVE_S)
 
 
 class Places:

@@ -41,6 +41,11 @@ _poll = get_original("select", "poll")
 StoreClient = redis.Redis | RedisCluster
 # What a command fails with when Redis went away, possibly after running it.
 UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
+# What a write fails with when Redis is full (`maxmemory` reached, `noeviction`): refused
+# before it wrote anything, reads still answered. A store script's first write is refused so
+# too, and a script stops at its first error: one answered so wrote nothing (Redis 7 runs a
+# script without flags and refuses its first write; one that wrote already may go on).
+FULL = redis.exceptions.OutOfMemoryError
 
 
 def redis_url() -> str:

@@ -15,6 +15,8 @@ import redis
 
 from engine.log import ACCEPTED, GENESIS, REJECTED, SUBMITTED, chain
 from store import counts, keys
+from store.batch import checked
+from store.connection import FULL
 from store.counts import Count
 from store.projections import Field, Projection, Status
 
@@ -55,7 +57,9 @@ class Context:
     meta: dict[str, Any] | None  # None: no such game
     role: str | None  # of the request's token in the game: a seat, "table", or None
     finished: bool
-    counts: list[int]  # the rate limits' counts asked for, in their order
+    # The rate limits' counts asked for, in their order; None when Redis refused to count
+    # them (it is full), for the caller to count them itself.
+    counts: list[int] | None
 
 
 @dataclass(frozen=True)
@@ -166,15 +170,19 @@ class Games:
         self, game_id: str, token: str | None, counting: Sequence[Count] = ()
     ) -> Context:
         """In one round trip: a game's meta, the role of `token` in it, whether it is over, and
-        the rate limits' counts taken for the request (`counting`)."""
+        the rate limits' counts taken for the request (`counting`). A full Redis still
+        answers the reads, and refuses the counts alone."""
         k = keys.game(game_id)
         pipe = self.redis.pipeline(transaction=False)
         counts.queue(pipe, counting)
         pipe.hgetall(k.meta)
         pipe.hget(k.auth, token_digest(token) if token else "-")
         pipe.hget(k.proj, Field.STATUS)
-        *counted, raw, role, status = pipe.execute()
-        taken = counts.read(counted, counting)
+        *counted, raw, role, status = pipe.execute(raise_on_error=False)
+        for answer in (raw, role, status):
+            checked(answer)
+        taken = None if any(isinstance(c, FULL) for c in counted) else counts.read(
+            [checked(c) for c in counted], counting)
         if not raw:
             return Context(None, None, False, taken)
         meta = decode_meta(raw)

@@ -1,9 +1,11 @@
-"""What /healthz reports of the store: the moves waiting for a verdict, the age of the oldest, and
-whether Redis keeps what it is told (which the processes also warn of when they start).
+"""What /healthz reports of the store: the moves waiting for a verdict, the age of the oldest,
+whether Redis keeps what it is told (which the processes also warn of when they start), and
+whether it takes writes (its memory against `maxmemory`).
 
-The games waiting are those marked dirty or claimed by a drain; the submissions of the
-longest-waiting of them (`_LOOKED_AT`) are counted from their logs, so the report costs three
-round trips however busy the service is.
+The games waiting are those marked dirty or claimed by a drain, and any of the newest games
+with submissions past its last judged one, marked or not (a mark a full Redis refused:
+`store.strays`); the submissions of the first `_LOOKED_AT` of each are counted from their
+logs, so the report costs three round trips however busy the service is.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ import orjson
 import redis
 
 from engine import log
-from store import keys
+from store import keys, strays
+from store.connection import FULL
 
 _LOOKED_AT = 100
 # Pending submissions counted per game at most.
 _COUNTED = 1000
+# How long /healthz's probe of writes lives: it is written again by the next /healthz.
+_PROBE_MS = 1000
 
 
 @dataclass(frozen=True)
@@ -30,20 +35,29 @@ class Pending:
     oldest_s: float | None
 
 
+@dataclass(frozen=True)
+class Memory:
+    """Redis's memory as INFO tells it, and whether it took a write just now."""
+
+    used: int  # bytes
+    most: int  # `maxmemory`: 0 for no limit
+    policy: str  # `maxmemory-policy`: under `noeviction`, a full Redis refuses writes
+    writable: bool
+
+    @property
+    def used_of_most(self) -> float | None:
+        return round(self.used / self.most, 3) if self.most else None
+
+
 def pending(client: redis.Redis) -> Pending:
     pipe = client.pipeline(transaction=False)
     pipe.zrange(keys.DIRTY, 0, _LOOKED_AT - 1)
     pipe.zrange(keys.CLAIMED, 0, _LOOKED_AT - 1)
+    pipe.zrevrange(keys.GAMES, 0, _LOOKED_AT - 1)
     games = list(dict.fromkeys(g.decode() for found in pipe.execute() for g in found))
-    for game_id in games:
-        k = keys.game(game_id)
-        pipe.hget(k.proj, "judged")
-        pipe.hget(k.meta, "submitted")
-    progress = pipe.execute()
-    for game_id, judged, submitted in zip(games, progress[::2], progress[1::2], strict=True):
-        if int(submitted or 0) > int(judged or 0):
-            pipe.xrange(keys.game(game_id).log, f"{int(judged or 0) + 1}-0", f"{int(submitted)}-0",
-                        count=_COUNTED)
+    for game_id, submitted, judged in strays.pending(client, games):
+        pipe.xrange(keys.game(game_id).log, f"{judged + 1}-0", f"{submitted}-0",
+                    count=_COUNTED)
     waiting = [_submissions(found) for found in pipe.execute()]
     firsts = [datetime.fromisoformat(w[0]["at"]).timestamp() for w in waiting if w]
     return Pending(
@@ -51,6 +65,18 @@ def pending(client: redis.Redis) -> Pending:
         games=sum(1 for w in waiting if w),
         oldest_s=round(time.time() - min(firsts), 3) if firsts else None,
     )
+
+
+def memory(client: redis.Redis) -> Memory:
+    """Redis's memory, and whether it takes a write (a probe that lapses at once)."""
+    found = client.info("memory")
+    try:
+        client.set(keys.HEALTH, 1, px=_PROBE_MS)
+    except FULL:
+        writable = False
+    else:
+        writable = True
+    return Memory(found["used_memory"], found["maxmemory"], found["maxmemory_policy"], writable)
 
 
 def _submissions(found: list) -> list[dict]:

@@ -36,11 +36,14 @@ running in that slot: "queued", or the worker running it), `tl:{sched}:bell` (ru
 is marked, for a waiting drain: the game, and the submission it was marked for),
 `tl:{sched}:marks` (hash: a dirty game -> `<seq>:<hash>` of the submission it was last marked
 for, so that a drain that judged that very submission without claiming the game unmarks it)
-and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses).
-`tl:auditors` holds the auditing workers' heartbeats the same way. On the standalone Redis that
-holds RQ's queues, `tl:audits:queuing` (sorted set: a place taken among the audits that may wait
-for an auditor, by a web about to queue one, scored by when it lapses; `store.audits.Places`).
-No script or transaction spans two hash tags.
+and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses), and
+`tl:{sched}:alive:<worker>` (a judging worker's key, whose time to live tells when it last
+beat, even while Redis is full: `store.alive`). `tl:auditors` holds the auditing workers'
+heartbeats the same way, and `tl:{auditors}:alive:<worker>` their keys. `tl:health` is
+/healthz's probe of whether Redis takes writes. On the standalone Redis that holds RQ's
+queues, `tl:audits:queuing` (sorted set: a place taken among the audits that may wait for an
+auditor, by a web about to queue one, scored by when it lapses; `store.audits.Places`). No
+script or transaction spans two hash tags.
 """
 
 from __future__ import annotations
@@ -63,6 +66,15 @@ MARKS = "tl:{sched}:marks"
 WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
 QUEUING_AUDITS = "tl:audits:queuing"
+HEALTH = "tl:health"
+
+
+def alive(worker: str) -> str:
+    return f"tl:{{sched}}:alive:{worker}"
+
+
+def auditor_alive(worker: str) -> str:
+    return f"tl:{{auditors}}:alive:{worker}"
 
 
 def draining(slot: int) -> str:

@@ -181,7 +181,11 @@ TRIES = 100
 
 class OutcomeUnknown(Exception):
     """An append was sent but its answer was lost (the connection dropped, Redis went away):
-    the entries may or may not be in the log."""
+    the entries may or may not be in the log, the first at `seq` if they are."""
+
+    def __init__(self, game_id: str, seq: int):
+        super().__init__(f"game {game_id}: the append of entry {seq} may or may not be written")
+        self.game_id, self.seq = game_id, seq
 
 
 class Outcome(StrEnum):

@@ -13,6 +13,7 @@ records.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -23,6 +24,7 @@ import redis
 from engine import codec
 from engine.game import Game
 from store import keys
+from store.connection import FULL
 
 
 class Status(StrEnum):
@@ -124,8 +126,11 @@ class Projections:
 
     def keep_score(self, game_id: str, at: int, score: bytes) -> None:
         """Keep the score computed for version `at` for the next reader. Both fields are set in
-        one command, so a score is never labelled with another version."""
-        self.redis.hset(keys.game(game_id).proj, mapping={Field.SCORE_AT: at, Field.SCORE: score})
+        one command, so a score is never labelled with another version. A full Redis keeps
+        nothing: the next reader computes it again."""
+        with contextlib.suppress(FULL):
+            self.redis.hset(keys.game(game_id).proj,
+                            mapping={Field.SCORE_AT: at, Field.SCORE: score})
 
     def stored(self, game_id: str) -> dict[str, Any]:
         """What an audit compares with its rebuild: `at`, `state`, and `score` when one is
@@ -144,8 +149,10 @@ class Projections:
 
     def keep_steps(self, game_id: str, answer: bytes) -> None:
         """Keep a finished game's views at every step for the next viewers: they never change,
-        but they are large (a megabyte for a long game), so they are kept only for a while."""
-        self.redis.set(keys.game(game_id).steps, answer, ex=_STEPS_KEPT_S)
+        but they are large (a megabyte for a long game), so they are kept only for a while,
+        and not at all by a full Redis."""
+        with contextlib.suppress(FULL):
+            self.redis.set(keys.game(game_id).steps, answer, ex=_STEPS_KEPT_S)
 
 
 _STEPS_KEPT_S = 3600

@@ -17,7 +17,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from store import keys
-from store.connection import StoreClient
+from store.connection import FULL, StoreClient
 
 # Wait for one replica when the game's master has any, or for the number given (0: never).
 AUTO = "auto"
@@ -46,7 +46,11 @@ class Replicas:
         pipe = master.pipeline(transaction=False)
         pipe.set(marker, 1, px=_MARKER_MS)
         pipe.wait(wanted, self.timeout_ms)
-        return pipe.execute()[1] >= wanted
+        try:
+            return pipe.execute()[1] >= wanted
+        except FULL:
+            # The master is full and took no marker: the writes stand, their copy is unknown.
+            return False
 
     def _master(self, key: str) -> tuple[redis.Redis, int]:
         """A client of the master holding `key`, and how many replicas it has."""

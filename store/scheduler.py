@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import orjson
 import redis
 
-from store import keys
+from store import alive, keys
 from store.batch import Batch, checked
 
 DRAINERS = 2
@@ -355,12 +355,18 @@ class Scheduler:
     def tend(self, worker: str) -> int | None:
         """A heartbeat of `worker`, which also heals what dead workers left: their slots are
         freed and their lapsed claims taken back. The drain slot to queue a job for, if games
-        wait with no drain to judge them."""
+        wait with no drain to judge them. While Redis is full it refuses all that (`FULL`,
+        raised), and the worker's alive key is only kept alive (`store.alive`)."""
         beat = {"now": time.time(), "worker": worker, "alive_s": ALIVE_S, "flag_s": _FLAG_S,
                 "forget_s": FORGET_S}
-        slot = self._tend(
-            keys=[keys.WORKERS, keys.DIRTY, keys.CLAIMED, *_flags()], args=[orjson.dumps(beat)]
-        )
+        batch = Batch(self.redis)
+        tending = batch.script(self._tend, [keys.WORKERS, keys.DIRTY, keys.CLAIMED, *_flags()],
+                               [orjson.dumps(beat)])
+        beating = batch.add(*alive.beat(keys.alive(worker)))
+        answers = batch.run()
+        if alive.refused(answers[beating]):
+            alive.hold_on(self.redis, keys.alive(worker))
+        slot = checked(answers[tending])
         return None if slot < 0 else int(slot)
 
     def free_slots(self, worker: str) -> None:
@@ -368,7 +374,10 @@ class Scheduler:
         self._free_slots(keys=_flags(), args=[orjson.dumps({"worker": worker})])
 
     def live_workers(self) -> int:
-        return self.redis.zcount(keys.WORKERS, time.time(), "+inf")
+        """Judging workers beating, by their alive keys: counted right while Redis is full."""
+        named = self.redis.zrange(keys.WORKERS, 0, -1)
+        return alive.counted(self.redis, [keys.alive(w.decode()) for w in named],
+                             ALIVE_S)
 
 
 def _flags() -> list[str]:

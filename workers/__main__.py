@@ -28,7 +28,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from store import Store
-from store.connection import cluster_url, redis_url
+from store.connection import FULL, cluster_url, redis_url
 from store.health import forgetting
 from workers import jobs, presence  # jobs: loaded now, or the first job would wait for the engine
 from workers.queue import audit_queue, queue
@@ -70,7 +70,7 @@ def main(args: list[str]) -> None:
     queues = [audit_queue(connection)] if auditing else [queue(connection)]
     while True:
         _wait_for_redis(connection)
-        worker = None
+        worker, pause = None, _BACKOFF_S[0]
         try:
             if not auditing:
                 # A drain the last loop ran died with it: its slot must not wait to lapse.
@@ -78,6 +78,11 @@ def main(args: list[str]) -> None:
             worker = _Worker(queues, connection=connection, serializer=JSONSerializer,
                              worker_ttl=_RQ_TTL_S, maintenance_interval=_UPKEEP_S)
             worker.work(logging_level=_LEVEL)
+        except FULL:
+            # RQ registers the worker (a write) before anything: it fails until memory frees.
+            _log.warning("Redis is full (maxmemory): the worker loop starts again in %.0f s",
+                         _BACKOFF_S[1])
+            pause = _BACKOFF_S[1]
         except Exception:
             _log.warning("the worker loop failed (Redis went away under it?)", exc_info=True)
         if worker is not None and worker.asked_to_stop:
@@ -86,7 +91,7 @@ def main(args: list[str]) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         _log.warning("the worker loop ended without being asked to stop: starting it again")
-        time.sleep(_BACKOFF_S[0])  # a loop failing at once for another reason must not spin
+        time.sleep(pause)  # a loop failing at once for another reason must not spin
 
 
 def _yield_cpu() -> None:

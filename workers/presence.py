@@ -2,7 +2,10 @@
 
 A judging worker beats every second through `Scheduler.tend`, which also frees the drain slots
 of dead workers, takes back lapsed claims and opens a slot for games left waiting: so a worker
-idle for good still takes up what another left, with no new move to start a drain. An auditing
+idle for good still takes up what another left, with no new move to start a drain; and it
+marks games whose submissions lost their mark (`store.strays`). While Redis is full and
+refuses the beat, the worker's alive key is kept alive instead (`store.alive`), so /healthz
+still counts it. An auditing
 worker beats only to be counted by /healthz. The beat runs in a thread of its own, so a long
 job does not make its worker look dead.
 """
@@ -19,7 +22,7 @@ from collections.abc import Callable
 from redis.exceptions import RedisError
 
 from store import Store
-from workers.queue import enqueue_drain
+from workers.queue import enqueue_drain, judge_soon
 
 BEAT_S = 1.0
 _log = logging.getLogger(__name__)
@@ -32,9 +35,13 @@ def me() -> str:
 
 
 def tend(store: Store) -> None:
-    """A judging worker's beat: queue a drain for games that wait with none to judge them."""
+    """A judging worker's beat: queue a drain for games that wait with none to judge them, and
+    mark the games of the next slice whose submissions nothing would judge (their mark was
+    lost: `store.strays`)."""
     if (slot := store.scheduler.tend(me())) is not None:
         enqueue_drain(store.queues, slot)
+    for game_id in store.strays.look():
+        judge_soon(store, game_id, unless_claimed=True)
 
 
 def attend(store: Store) -> None:

@@ -142,6 +142,7 @@ def test_a_move_whose_outcome_is_unknown_asks_for_a_retry_with_its_key_and_count
     assert lost.status_code == 503
     assert lost.content_type == "application/problem+json"
     assert lost.json["code"] == "outcome-unknown" and "Idempotency-Key" in lost.json["detail"]
+    assert lost.json["seq"] == 4  # where the move is, if it is there
     assert int(lost.headers["Retry-After"]) >= 1
     proxy.restore()
     again = client.post(url, json=body, headers={**game.seat(0), **key})
