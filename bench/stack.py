@@ -72,7 +72,18 @@ def running(workers: int, redis_port: int | None, web_port: int | None,
         for proc in procs:
             proc.terminate()
         for proc in procs:
-            proc.wait(10)
+            _stopped(proc)
+
+
+def _stopped(proc: subprocess.Popen) -> None:
+    """Wait for a process asked to stop; killed past 10 s (an auditor runs at idle priority,
+    and a busy machine may not give it the CPU to stop in time; gunicorn waits for open
+    follow streams)."""
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 def _start(command: str, redis_url: str, port: int, limits: dict[str, str]) -> subprocess.Popen:
