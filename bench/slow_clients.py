@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from bench import plays, stack
+from bench import cpu, plays, stack
 
 _BODY = 1000
 _HEAD = (b"POST /v1/replays/verify HTTP/1.1\r\nHost: tablelog\r\n"
@@ -145,9 +145,10 @@ def _press(address: tuple[str, int], args: argparse.Namespace, report) -> None:
         if index % 100 == 99:
             trickle.run(min(end, began + args.ramp * (index + 1) / len(opening)))
     trickle.run(end)
-    still = collections.Counter(h.source == "127.0.0.1" for h in trickle.held.values())
+    now = time.monotonic()
+    oldest = max((now - h.opened for h in trickle.held.values()), default=0.0)
     report.send((dict(trickle.statuses), {s: _spread(t) for s, t in trickle.answered_in.items()},
-                 trickle.failed, still[True], still[False]))
+                 trickle.failed, len(trickle.held), oldest))
     trickle.close()
 
 
@@ -222,25 +223,30 @@ def main() -> None:
         moves = list(track.bodies)
         print(f"the Procfile's web (2 gunicorn processes x 1,000 connections), {args.workers} "
               f"worker(s); a probe every {args.every:g} s, each on a fresh connection")
+        web = {"web": running.roles["web"]}
+        spent = cpu.seconds(web)["web"]
         quiet = _probe(address, track, args.every, time.monotonic() + args.quiet, moves)
-        print(f"  quiet, {args.quiet:g} s")
+        print(f"  quiet, {args.quiet:g} s: the web's CPU "
+              f"{(cpu.seconds(web)['web'] - spent) / args.quiet:4.2f} s a second")
         print(_line("/healthz", quiet[0]))
         print(_line("move", quiet[1]))
         here, there = multiprocessing.get_context("fork").Pipe()
         press = multiprocessing.get_context("fork").Process(target=_press,
                                                              args=(address, args, there))
+        spent = cpu.seconds(web)["web"]
         press.start()
         pressed = _probe(address, track, args.every, time.monotonic() + args.seconds, moves)
-        statuses, answered_in, failed, one_left, many_left = here.recv()
+        statuses, answered_in, failed, still, oldest = here.recv()
         press.join(30)
         print(f"  while {args.one} slow bodies from 127.0.0.1 and one each from {args.many} "
               f"other addresses press it ({args.seconds:g} s; a byte every {args.drip:g} s, "
-              f"each opened again {args.reopen:g} s after it was closed)")
+              f"each opened again {args.reopen:g} s after it was closed): the web's CPU "
+              f"{(cpu.seconds(web)['web'] - spent) / args.seconds:4.2f} s a second")
         print(_line("/healthz", pressed[0]))
         print(_line("move", pressed[1]))
         print(f"  the slow connections: answered {statuses} (0: closed unanswered), "
-              f"{failed} not accepted within 5 s; open at the end: {one_left} from 127.0.0.1, "
-              f"{many_left} from the others")
+              f"{failed} not accepted within 5 s; {still} open at the end, the oldest opened "
+              f"{oldest:.1f} s before")
         for status, spread in sorted(answered_in.items()):
             print(f"    {status} after   {spread}")
         if not moves:
