@@ -83,17 +83,23 @@ def test_a_body_slower_than_its_rate_is_answered_408_and_its_connection_closed(h
 
 def test_a_slow_move_on_the_express_lane_is_answered_408_and_the_game_goes_on(http):
     game = create(http)
-    first = http.get(game.url("/legal-moves"), headers=game.table).json["moves"][0]
-    # The first move teaches the web process the game and the token: the next takes the lane.
-    assert game.move(first["seat"], first["move"]).status_code == 201
+    # The first move teaches the (one) web process the game as the table token sees it: the
+    # next move with that token takes the express lane, which reads its body itself.
+    assert table_move(http, game).status_code == 201
     choice = http.get(game.url("/legal-moves"), headers=game.table).json["moves"][0]
-    body = json.dumps({"seat": choice["seat"], "move": choice["move"]}).encode()
+    body = json.dumps(choice).encode()
     head = post_head(game.url("/moves?wait=5"), f"Content-Length: {len(body)}",
                      f"Authorization: Bearer {game.created['table_token']}")
     with connected(http) as sock:
         sock.sendall(head + body[:1])  # and the rest never
         assert_too_slow_and_closed(sock, read_answer(sock))
-    assert game.move(choice["seat"], choice["move"]).status_code == 201
+    assert table_move(http, game).status_code == 201
+
+
+def table_move(http, game):
+    """The first legal move, posted with the table token."""
+    choice = http.get(game.url("/legal-moves"), headers=game.table).json["moves"][0]
+    return http.post(game.url("/moves?wait=5"), json=choice, headers=game.table)
 
 
 def test_a_body_at_its_rate_is_read_whole_though_it_takes_longer_than_the_base(http):
