@@ -12,7 +12,10 @@ connections) so that the test is quick; every socket has a timeout and every loo
 from __future__ import annotations
 
 import json
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -20,6 +23,7 @@ import pytest
 
 from bench.slow_clients import Trickle
 from tests.api import create
+from tests.conftest import ROOT
 from tests.e2e.served import serve
 from tests.e2e.test_refusals_over_http import post_head, read_answer
 
@@ -180,3 +184,18 @@ def _press(trickle: Trickle, until: float) -> None:
     for n in range(100):
         trickle.open(f"127.0.0.{10 + n}")
     trickle.run(until)
+
+
+def test_the_slow_clients_benchmark_prints_its_figures():
+    """`bench.slow_clients` for a second or two, so that it never rots: its figures are
+    printed, never checked (a benchmark, not a test of timing)."""
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.slow_clients", "--one", "300", "--many", "5",
+         "--seconds", "2", "--quiet", "1", "--ramp", "0.5", "--drip", "0.5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    latency = r"p50\s+[\d.]+ ms\s+p99\s+[\d.]+ ms\s+max\s+[\d.]+ ms"
+    assert len(re.findall(rf"/healthz\s+\d+ asked\s+{latency}", run.stdout)) == 2, run.stdout
+    assert len(re.findall(rf"move\s+\d+ asked\s+{latency}", run.stdout)) == 2, run.stdout
+    assert re.search(rf"429 after\s+{latency}", run.stdout), run.stdout
