@@ -13,6 +13,10 @@ connections (the Procfile's `--worker-connections`), and the wake-ups of many wa
 in one pass of the event loop instead of each waking a thread of its own that then fights the
 others for the GIL. Measured with 32 clients (docs/design.md, "Where a verdict's time goes"):
 the web's CPU a verdict 0.87-0.92 ms with gthread's 2 x 16 threads, 0.67-0.70 ms with gevent.
+They are gevent's bounded against slow and greedy clients (`service.server.WebProcess`): a body
+has 10 s and a minimum rate to arrive (408), and one address at most 100 connections open to a
+process (429), both set from the environment (TABLELOG_BODY_SECONDS, TABLELOG_BODY_RATE,
+TABLELOG_CONNECTIONS_PER_ADDRESS).
 """
 
 # Patched before anything below imports the app's modules (ssl and threading among them):
@@ -23,9 +27,10 @@ monkey.patch_all()
 
 from gunicorn import util  # noqa: E402
 
-from service.problems import code_of, problem_bytes  # noqa: E402
+from service.problems import code_of  # noqa: E402
+from service.server import refusal  # noqa: E402
 
-worker_class = "gevent"
+worker_class = "service.server.WebProcess"
 
 # gunicorn's own defaults, written down because the README promises them.
 limit_request_line = 4094
@@ -34,10 +39,7 @@ limit_request_field_size = 8190
 
 
 def _write_problem(sock, status: int, reason: str, message: str) -> None:
-    body = problem_bytes(status, code_of(status), message)
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
-            f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n")
-    util.write_nonblock(sock, head.encode("latin-1") + body)
+    util.write_nonblock(sock, refusal(status, code_of(status), message))
 
 
 util.write_error = _write_problem

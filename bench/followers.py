@@ -31,6 +31,8 @@ from bench import plays, stack
 from bench.client import Client
 
 _FOLLOWED_S = 600
+# The followers' addresses (127.0.0.2 and on): 50 an address for the 7,000 of the default run.
+_ADDRESSES = 140
 
 
 class Followers:
@@ -45,7 +47,10 @@ class Followers:
 
     async def follow(self, index: int, game_id: str, after: int) -> None:
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            # Spread over addresses, as spectators are: one address may hold only so many
+            # connections to a web process (TABLELOG_CONNECTIONS_PER_ADDRESS).
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", self.port, local_addr=(f"127.0.0.{2 + index % _ADDRESSES}", 0))
         except OSError:
             self.failed += 1
             return

@@ -24,6 +24,10 @@ LARGEST_UPLOAD = 4 << 20
 # A replay the operator imports: any game a server holds may move, however many refused moves
 # its log holds.
 LARGEST_REPLAY = 16 << 20
+# By default (service.server, set from the environment) a body has this many seconds from its
+# request's head to arrive, and a second more for every BODY_RATE bytes of it received (408
+# past that), and one address at most this many connections open to one web process (429).
+BODY_SECONDS, BODY_RATE, CONNECTIONS_PER_ADDRESS = 10, 16 << 10, 100
 # A move's body is a hundred bytes or so, and what it loads to is remembered by the web
 # (service.web.read, service.handlers); one larger is loaded afresh, so that what is remembered
 # stays small whatever clients send.

@@ -24,6 +24,7 @@ from flask.json.provider import JSONProvider
 from schemas import api
 from service import audits, games, limits, meta, moves, openapi, pages, uploads, web
 from service.express import Express
+from service.headers import Headed
 from service.known import Known
 from store import Store
 from store.connection import cluster_url, redis_url
@@ -87,5 +88,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)
-    app.wsgi_app = Express(app)  # type: ignore[method-assign]
+    app.wsgi_app = Headed(Express(app))  # type: ignore[method-assign]
     return app

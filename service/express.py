@@ -14,7 +14,8 @@ answered as it always was: another route or method; a body not sent with exactly
 `Content-Type: application/json` and a Content-Length within the route's limit; a game or a
 token this process does not know; input that does not load (the view refuses it the same
 way). A refusal once the move is in hand (a malformed move, a version conflict, a 429 from the
-append, a store away) is answered by the app's own error handlers, in a request context pushed
+append, a store away) or while its body is read (a 408 when it does not arrive in time,
+`service.server`) is answered by the app's own error handlers, in a request context pushed
 for it alone.
 """
 
@@ -49,7 +50,13 @@ class Express:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         game = self._known_game(environ)
-        taken = None if game is None else _loaded(environ, self._body(environ))
+        if game is None:
+            return self.flask(environ, start_response)
+        try:
+            raw = self._body(environ)
+        except Problem as late:
+            return self._refusal(environ, game, late)(environ, start_response)
+        taken = _loaded(environ, raw)
         if taken is None:
             return self.flask(environ, start_response)
         try:

@@ -7,6 +7,7 @@ from flask import current_app, request
 from schemas import api
 from service import handlers, imports, streams, timeline
 from service.auth import Seen
+from service.headers import NO_STORE
 from service.problems import PROBLEM_JSON, Problem
 from service.web import Blueprint, about_game, answer, by_operator, store
 
@@ -22,7 +23,7 @@ def create(body: dict):
     Keep the seat tokens and the table token: they are shown only once.
     """
     created = handlers.create_game(store(), body)
-    return answer(created, 201, {"Location": f"/v1/games/{created['id']}"})
+    return answer(created, 201, {"Location": f"/v1/games/{created['id']}", **NO_STORE})
 
 
 @bp.get("")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from flask import Blueprint, send_from_directory
 
+from service.headers import PAGE
+
 STATIC = Path(__file__).parent / "static"
 
 # The modules and the stylesheet are cached a few minutes (a viewer opened again loads from
@@ -25,8 +27,7 @@ bp = Pages("pages", __name__, static_folder=STATIC, static_url_path="/static")
 
 def _page(name: str):
     answer = send_from_directory(STATIC, name, max_age=0)
-    # A seat's token rides in the URL fragment; no page should pass its address on anyway.
-    answer.headers["Referrer-Policy"] = "no-referrer"
+    answer.headers.update(PAGE)
     return answer
 
 

@@ -32,6 +32,9 @@ from store import Store
 TOKEN = "token"
 # The operator's token (TABLELOG_IMPORT_TOKEN), which alone may import games.
 OPERATOR = "operator"
+TOO_SLOW = (f"the body did not arrive in time (`body-too-slow`): by default it has"
+            f" {api.BODY_SECONDS} s, and a second more for every {api.BODY_RATE} bytes of it"
+            " received; the connection is closed")
 
 
 def store() -> Store:
@@ -138,7 +141,8 @@ class Blueprint(flask_smorest.Blueprint):
         **kwargs: Any,
     ) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
         """flask-smorest's, and for a JSON body its limits too: the route reads at most
-        `largest` bytes (`refuse_large_bodies`), and documents its 413 and 415."""
+        `largest` bytes (`refuse_large_bodies`), and documents its 413 and 415, and the 408
+        of a body that does not arrive in time (`service.server`)."""
         loading = super().arguments(schema, location=location, **kwargs)
         if location != "json":
             return loading
@@ -148,6 +152,8 @@ class Blueprint(flask_smorest.Blueprint):
                                      description=f"the body is over {largest} bytes")(view)
             view = self.alt_response(415, schema=api.Problem, content_type=PROBLEM_JSON,
                                      description="the body is not sent as application/json")(view)
+            view = self.alt_response(408, schema=api.Problem, content_type=PROBLEM_JSON,
+                                     description=TOO_SLOW)(view)
             view = loading(view)
             view.largest_body = largest  # type: ignore[attr-defined]
             return view

@@ -9,6 +9,7 @@ on the DOM, never on pixels.
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,19 @@ def _logged(message, errors: list[str]) -> None:
 
 def ready(page, at=None):
     """Wait until the viewer has drawn (the step `at`, when given)."""
-    page.wait_for_function("window.tablelog && window.tablelog.ready")
+    until(page, "window.tablelog && window.tablelog.ready")
     if at is not None:
-        page.wait_for_function(f"document.getElementById('table').dataset.at === '{at}'")
+        until(page, f"document.getElementById('table').dataset.at === '{at}'")
     return page
+
+
+def until(page, expression: str, timeout: float = 10_000) -> None:
+    """Wait until `expression` holds in `page`, asking every 50 ms. Playwright's own
+    `wait_for_function` compiles its expression in the page with `new Function`, which the
+    pages' Content-Security-Policy forbids as it forbids any eval; `page.evaluate` is the
+    browser's own, which no page's policy governs."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not so within {timeout:g} ms: {expression}")
+        page.wait_for_timeout(50)

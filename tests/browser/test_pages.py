@@ -16,7 +16,7 @@ import pytest
 
 from engine.games import GAMES
 from tests.api import Game, bearer
-from tests.browser.conftest import ready
+from tests.browser.conftest import ready, until
 from tests.browser.pages import cards_on, check_table, strings
 
 SHORT = {
@@ -63,7 +63,7 @@ def click_a_move(page):
     offered.click()
     if page.locator("#chooser button").count():
         page.locator("#chooser button").first.click()
-    page.wait_for_function(f"tablelog.verdicts > {before}")
+    until(page, f"tablelog.verdicts > {before}")
     assert page.locator("#last-verdict").get_attribute("class") == "good", (
         page.locator("#last-verdict").text_content())
 
@@ -73,7 +73,7 @@ def play_by_clicking(client, pages, url, moves):
         to_act = client.get(url).json["to_act"]
         page = pages[to_act[0]]
         version = client.get(url).json["version"]
-        page.wait_for_function(f"tablelog.version >= {version}")
+        until(page, f"tablelog.version >= {version}")
         click_a_move(page)
 
 
@@ -93,7 +93,7 @@ def test_a_short_game_through_the_pages(context, web, client, name):
 
     play_by_clicking(client, pages, url, CLICKS)
     version = client.get(url).json["version"]
-    spectator.wait_for_function(f"tablelog.version === {version}", timeout=15_000)
+    until(spectator, f"tablelog.version === {version}", timeout=15_000)
     ready(spectator, version)
 
     # Step back with the keyboard and compare the table with the API's state at that entry.
@@ -138,7 +138,7 @@ def test_a_short_game_through_the_pages(context, web, client, name):
     # earlier one, whose components a redraw replaces between reading one and clicking it.
     version = client.get(url).json["version"]
     ready(spectator, version)
-    spectator.wait_for_function(
+    until(spectator,
         f"document.getElementById('score').dataset.at === '{version}'", timeout=15_000)
     component = spectator.locator(".component:not([data-events=''])").first
     component.wait_for(timeout=15_000)
@@ -264,7 +264,7 @@ def test_the_home_page_lists_newest_first_and_filters(context, web, client):
     assert set(column(home, 1)) == {"sieben-siegel"}
     home.select_option("#filter-status", "finished")
     gone = older[1]["id"]
-    home.wait_for_function(f"!document.querySelector(\"#games tr[data-id='{gone}']\")")
+    until(home, f"!document.querySelector(\"#games tr[data-id='{gone}']\")")
     assert set(column(home, 3)) <= {"finished"}
 
 

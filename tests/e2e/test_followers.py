@@ -38,8 +38,11 @@ def _game(http) -> Game:
 def _follow(http, game: Game, count: int) -> list[socket.socket]:
     address = urlsplit(http.base)
     followers = []
-    for _ in range(count):
-        follower = socket.create_connection((address.hostname, address.port), timeout=10)
+    for i in range(count):
+        # Spread over addresses, as many spectators are: one address may hold only so many
+        # connections (TABLELOG_CONNECTIONS_PER_ADDRESS).
+        follower = socket.create_connection((address.hostname, address.port), timeout=10,
+                                            source_address=(f"127.0.0.{2 + i % 50}", 0))
         follower.sendall(f"GET {game.url('/events?follow=1')} HTTP/1.1\r\nHost: t\r\n"
                          "Accept: application/x-ndjson\r\n\r\n".encode())
         followers.append(follower)
