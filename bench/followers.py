@@ -7,7 +7,8 @@ taking up to `--connections`) and workers (`bench.stack`), then:
 1. a player posts `--moves` moves, one every `--pace` s (`wait=5`), to a game nobody follows
    and to the game the crowd will follow: their verdicts' p50 and p99 without followers;
 2. `--big` followers of that game and `--each` of `--games` other games connect
-   (`events?follow=1`, NDJSON) from one asyncio process;
+   (`events?follow=1`, server-sent events, as a page's EventSource) from one asyncio process,
+   spread over addresses 127.0.0.2 on;
 3. the player posts again, to the same two games, while another client plays the other
    games: the verdicts' p50 and p99 with followers, and how long each new entry took to reach
    each follower (the time a line arrived less the entry's `at`, both this machine's clock);
@@ -55,7 +56,7 @@ class Followers:
             self.failed += 1
             return
         writer.write(f"GET /v1/games/{game_id}/events?follow=1&after={after} HTTP/1.1\r\n"
-                     f"Host: bench\r\nAccept: application/x-ndjson\r\n\r\n".encode())
+                     f"Host: bench\r\nAccept: text/event-stream\r\n\r\n".encode())
         status = await reader.readline()
         if b" 200 " not in status:
             self.failed += 1
@@ -65,7 +66,7 @@ class Followers:
         got = self.seen[index] = set()
         try:
             while line := await reader.readline():
-                if line.startswith(b"{"):
+                if line.startswith(b"data: "):
                     arrived = time.time()
                     got.add(_field_int(line, b'"seq":'))
                     self.latencies.append(arrived - _at(line))

@@ -144,5 +144,5 @@ def events(game: Seen, page: dict, headers: dict):
         return (streams.ndjson if form == streams.NDJSON else streams.server_sent)(entries)
     found, following = handlers.events(store(), game, after, page["limit"])
     if form == streams.NDJSON:
-        return streams.ndjson(found)
+        return streams.ndjson([streams.batch_of(found)])
     return answer({"events": found, "next": following})

@@ -21,6 +21,7 @@ from flask import Response
 from gevent.monkey import is_module_patched
 
 from engine import log
+from engine.game import Viewer
 from engine.visibility import redact
 from service.auth import Seen
 from service.problems import Problem
@@ -41,25 +42,52 @@ _SLICE_S = 5
 _PAGE = 500
 
 
-def ndjson(entries: Iterable[dict[str, Any] | None]) -> Response:
+# A batch of entries as sent: each one's seq and its JSON, redacted for the caller. A follower
+# gets what landed at once in one batch, written to its socket in one piece.
+Batch = list[tuple[int, bytes]]
+
+
+def batch_of(entries: Iterable[dict[str, Any]]) -> Batch:
+    return [(entry["seq"], orjson.dumps(entry)) for entry in entries]
+
+
+def ndjson(batches: Iterable[Batch | None]) -> Response:
     def lines() -> Iterator[bytes]:
-        for entry in entries:
-            if entry is not None:
-                yield orjson.dumps(entry) + b"\n"
+        for batch in batches:
+            if batch:
+                yield b"".join(line + b"\n" for _, line in batch)
 
     return Response(lines(), mimetype=NDJSON)
 
 
-def server_sent(entries: Iterable[dict[str, Any] | None]) -> Response:
+def server_sent(batches: Iterable[Batch | None]) -> Response:
     def events() -> Iterator[bytes]:
         yield b"retry: 1000\n\n"
-        for entry in entries:
-            if entry is None:
+        for batch in batches:
+            if batch is None:
                 yield b": waiting\n\n"
-            else:
-                yield b"id: %d\ndata: %s\n\n" % (entry["seq"], orjson.dumps(entry))
+            elif batch:
+                yield b"".join(b"id: %d\ndata: %s\n\n" % event for event in batch)
 
     return Response(events(), mimetype=SSE, headers={"Cache-Control": "no-cache"})
+
+
+# Each entry a process sends followers is redacted and encoded once for each viewer, not once
+# for each follower: 5,000 spectators of a game share one encoding of each new entry. Keyed by
+# the entry's hash too (a failover that lost entries may give their seqs to others); emptied
+# past this many.
+_ENCODINGS_KEPT = 4096
+_encodings: dict[tuple[str, int, str, Viewer], bytes] = {}
+
+
+def _encoded(game_id: str, entry: dict[str, Any], viewer: Viewer) -> bytes:
+    key = (game_id, entry["seq"], entry["hash"], viewer)
+    found = _encodings.get(key)
+    if found is None:
+        if len(_encodings) >= _ENCODINGS_KEPT:
+            _encodings.clear()
+        found = _encodings[key] = orjson.dumps(redact(entry, viewer))
+    return found
 
 
 def resume_point(after: int | None, last_event_id: str | None) -> int:
@@ -103,8 +131,9 @@ class Client:
 
 def following(
     store: Store, seen: Seen, after: int, lifetime_s: float, client: Client
-) -> Iterator[dict[str, Any] | None]:
-    """Entries after `after` as they land, for at most `lifetime_s`; None while waiting.
+) -> Iterator[Batch | None]:
+    """Entries after `after` as they land, in batches, for at most `lifetime_s`; None while
+    waiting.
 
     It reads the log itself until it has caught up, then waits on the process's hub, which
     hands it what lands: a follower holds no Redis connection while it waits."""
@@ -118,9 +147,8 @@ def following(
             else:
                 found = store.log.entries(seen.id, after, limit=_PAGE)
                 caught_up = len(found) < _PAGE
-            for entry in found:
-                yield redact(entry, seen.viewer)
             if found:
+                yield [(e["seq"], _encoded(seen.id, e, seen.viewer)) for e in found]
                 after, finished = found[-1]["seq"], found[-1]["type"] == log.FINISHED
             if finished or client.waiter.gone or time.monotonic() >= deadline:
                 return
