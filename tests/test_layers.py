@@ -1,6 +1,7 @@
 """The layers import only downwards: engine, then store, then workers and service (schemas
 beside service). The web needs the workers' queue and nothing else of theirs. The command line
-is a client of the API: of ours it may use only the engine, to verify a replay offline."""
+is a client of the API: of ours it may use only the engine, to verify a replay offline. The
+benchmarks may use everything but the tests, which may use the benchmarks' helpers."""
 
 import ast
 
@@ -18,6 +19,8 @@ ALLOWED = {
     "service": ("engine", "store", "schemas", "service", "workers.queue"),
     # The command line speaks to a server over HTTP; the engine is there to verify offline.
     "cli": ("engine", "cli"),
+    # The benchmarks measure the real processes; what they share with the tests lives in bench/.
+    "bench": ("engine", "store", "workers", "service", "schemas", "cli", "bench"),
 }
 
 

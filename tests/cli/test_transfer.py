@@ -15,12 +15,12 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from bench.played import retold, stored
 from cli.main import main
 from engine.games import GAMES
 from service import create_app
 from store import keys
 from tests.conftest import ROOT, _free_port, served, start_redis
-from tests.played import retold, stored
 
 PER_TITLE = 100
 OPERATOR = "club-operator"
@@ -29,7 +29,7 @@ OPERATOR = "club-operator"
 @pytest.fixture(scope="module")
 def source(redis_url):
     """A server over a Redis database of its own, holding 100 finished games of every title,
-    played in process and loaded straight into its store (`tests.played`)."""
+    played in process and loaded straight into its store (`bench.played`)."""
     app = create_app({"TESTING": True, "REDIS_URL": redis_url.rsplit("/", 1)[0] + "/5"})
     store = app.extensions["store"]
     store.redis.flushdb()

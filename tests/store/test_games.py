@@ -1,10 +1,10 @@
 """Games loaded whole from elsewhere: stored as given in one script, or not at all."""
 
+from bench.played import replay, stored
 from engine import log
 from engine.games import GAMES
 from store import keys
 from store.games import Loaded
-from tests.played import replay, stored
 from tests.store.conftest import new_game
 
 
