@@ -6,7 +6,8 @@ import redis
 from engine import log
 from engine.game import Table
 from engine.games import GAMES
-from store import Store
+from store import Store, keys
+from store.log import Appended, Writing
 from store.projections import Projection
 
 
@@ -29,4 +30,16 @@ def new_game(store: Store, game_id: str = "g", seed: str = "s") -> str:
 
 def submit(store: Store, game_id: str, seat: int = 0, move: dict | None = None):
     body = {"type": log.SUBMITTED, "seat": seat, "move": move or {"type": "draw"}}
-    return store.log.append(game_id, [body], submission=True)
+    return append(store, game_id, [body], submission=True)
+
+
+def append(store: Store, game_id: str, bodies: list[dict], **writing) -> Appended:
+    """`bodies` chained onto the log as the service and the workers write (`LogStore.write`),
+    with `writing`'s other fields (`Writing`)."""
+    return store.log.write(Writing(game_id, tuple(bodies), **writing))
+
+
+def wait_past(store: Store, game_id: str, after: int, timeout_ms: int) -> int:
+    """Block until the log holds entries after `after` or the time is up; the last seq seen."""
+    found = store.redis.xread({keys.game(game_id).log: f"{after}-0"}, block=timeout_ms)
+    return int(found[0][1][-1][0].split(b"-")[0]) if found else after

@@ -15,7 +15,7 @@ from store import log as store_log
 from store.batch import NothingSent
 from store.counts import Count
 from store.log import Writing
-from tests.store.conftest import new_game, submit
+from tests.store.conftest import append, new_game, submit
 from workers.validation import judge_pending
 
 
@@ -32,7 +32,7 @@ def test_entries_are_chained_and_numbered_without_gaps(store):
 def test_an_expected_version_that_moved_on_is_a_conflict_and_writes_nothing(store):
     game_id = new_game(store)
     body = {"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}
-    conflict = store.log.append(game_id, [body], expected_version=5, submission=True)
+    conflict = append(store, game_id, [body], expected_version=5, submission=True)
     assert (conflict.outcome, conflict.version) == ("conflict", 1)
     assert len(store.log.entries(game_id)) == 1
 
@@ -40,8 +40,8 @@ def test_an_expected_version_that_moved_on_is_a_conflict_and_writes_nothing(stor
 def test_an_idempotency_key_answers_its_first_submission(store):
     game_id = new_game(store)
     body = {"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}
-    first = store.log.append(game_id, [body], idempotency=("k", "h1"), submission=True)
-    again = store.log.append(game_id, [body], idempotency=("k", "h2"), submission=True)
+    first = append(store, game_id, [body], idempotency=("k", "h1"), submission=True)
+    again = append(store, game_id, [body], idempotency=("k", "h2"), submission=True)
     assert (again.outcome, again.seq, again.body_hash) == ("idempotent", first.seq, "h1")
     assert len(store.log.entries(game_id)) == 2
 
@@ -50,17 +50,16 @@ def test_a_verdict_is_never_appended_for_a_judged_submission(store):
     game_id = new_game(store)
     seq = submit(store, game_id).seq
     rejected = {"type": log.REJECTED, "of": seq, "seat": 0}
-    assert store.log.append(game_id, [rejected], verdicts=[(seq, 0)]).outcome == "ok"
-    again = store.log.append(game_id, [rejected], verdicts=[(seq, 0)])
+    assert append(store, game_id, [rejected], verdicts=[(seq, 0)]).outcome == "ok"
+    again = append(store, game_id, [rejected], verdicts=[(seq, 0)])
     assert again.outcome == "judged"
     assert [e["type"] for e in store.log.entries(game_id)].count(log.REJECTED) == 1
     assert store.log.verdict(game_id, seq)["seq"] == 3
-    assert store.log.verdict_seqs(game_id) == {2: 3}
 
 
 def test_appending_to_a_game_that_does_not_exist_writes_nothing(store):
     body = {"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}
-    assert store.log.append("nowhere", [body]).outcome == "missing"
+    assert append(store, "nowhere", [body]).outcome == "missing"
     assert store.redis.keys("*nowhere*") == []
 
 
@@ -118,7 +117,7 @@ def test_no_submission_is_appended_to_a_game_that_is_over(store):
     assert submit(store, game_id).outcome == "finished"
     # Its own verdicts (and the entry finishing it) are no submissions.
     rejected = {"type": log.REJECTED, "of": 1, "seat": 0}
-    assert store.log.append(game_id, [rejected]).outcome == "ok"
+    assert append(store, game_id, [rejected]).outcome == "ok"
 
 
 def _counted(key: str, most: int, hit: bool = True) -> Count:

@@ -19,6 +19,7 @@ from store.keys import CLAIMED, DIRTY
 from store.projections import Field
 from tests.api import create
 from tests.conftest import start_workers, stop
+from tests.store.conftest import append, wait_past
 from workers import jobs
 
 
@@ -38,9 +39,8 @@ def store(quiet_url):
 def pending_game(store, seed="d"):
     body = {"game": "coloretto", "players": ["a", "b", "c"], "options": {}, "seed": seed}
     game_id = handlers.create_game(store, body)["id"]
-    store.log.append(
-        game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}], submission=True
-    )
+    append(store, game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
+           submission=True)
     return game_id
 
 
@@ -69,7 +69,7 @@ def test_a_starting_worker_takes_up_games_left_dirty_without_a_job(store, quiet_
     try:
         deadline = time.monotonic() + 15
         while verdicts(store, game_id) == [] and time.monotonic() < deadline:
-            store.log.wait(game_id, 2, 500)
+            wait_past(store, game_id, 2, 500)
     finally:
         stop(worker)
     assert verdicts(store, game_id) == ["move-accepted"]
@@ -138,7 +138,7 @@ def judged_by_a_new_worker(store, quiet_url, game_id):
         while time.monotonic() - start < 15:
             if verdicts(store, game_id):
                 return time.monotonic() - start
-            store.log.wait(game_id, 2, 200)
+            wait_past(store, game_id, 2, 200)
         return None
     finally:
         stop(worker)
@@ -168,10 +168,10 @@ def test_a_drain_waits_for_the_next_move_and_judges_it_in_the_same_job(store):
     done = {}
     draining = threading.Thread(target=lambda: done.update(written=jobs.drain(linger_s=3)))
     draining.start()
-    store.log.wait(first, 2, 2000)  # its verdict: the drain now waits for more
+    wait_past(store, first, 2, 2000)  # its verdict: the drain now waits for more
     second = pending_game(store, seed="second")  # a move a moment later, as a person plays
     store.scheduler.mark_dirty(second)
-    store.log.wait(second, 2, 2000)
+    wait_past(store, second, 2, 2000)
     assert verdicts(store, second) == ["move-accepted"] and draining.is_alive()
     draining.join(10)
     assert done == {"written": 2}
@@ -191,7 +191,7 @@ def test_a_drain_woken_by_the_bell_judges_the_game_it_names_even_if_another_drai
     draining.start()
     # Judged at once, though the drain claimed nothing, and its lock released while the drain
     # waits on: a lock kept over the wait would hold up the game's next move.
-    assert store.log.wait(game_id, 2, 1000) == 3
+    assert wait_past(store, game_id, 2, 1000) == 3
     assert verdicts(store, game_id) == ["move-accepted"] and draining.is_alive()
     assert store.redis.get(keys.game(game_id).lock) is None
     draining.join(10)
