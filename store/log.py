@@ -30,7 +30,7 @@ from engine.log import ACCEPTED, REJECTED, chain
 from store import keys
 from store.batch import Batch
 from store.counts import Count
-from store.projections import Field, Projection
+from store.projections import Field, Projection, Status
 
 # ARGV[1] is one JSON object: `based_on` and `based_on_hash` (the version and last hash the
 # entries were chained onto),
@@ -44,8 +44,8 @@ from store.projections import Field, Projection
 # escaped nor decoded again (a late game's state is kilobytes). With `nudge` set, a refusal
 # adds an entry to the stream KEYS[6], which only a wait sent with the append reads
 # (`Log.queue_verdict_after`): it ends at once instead of watching a log the append did not
-# write to.
-_APPEND = """
+# write to. The proj hash's status is named by its owner, store.projections.
+_APPEND = f"local STATUS, FINISHED = '{Field.STATUS}', '{Status.FINISHED}'\n" + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
 local fields_from = a.entries + 2
@@ -87,7 +87,7 @@ local function append()
       return {'ok', tostring(a.based_on + a.entries)}
     end
   end
-  if a.submitted and redis.call('HGET', proj, 'status') == 'finished' then
+  if a.submitted and redis.call('HGET', proj, STATUS) == FINISHED then
     return {'finished', tostring(version)}
   end
   if a.expected_version and a.expected_version ~= version then
@@ -265,7 +265,7 @@ class Writing:
         k = keys.game(self.game_id)
         nudged = k.nudge(nonce)
         return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj, nudged,
-                                 *(c.stored_as for c in self.counts)], [
+                                 *(c.key for c in self.counts)], [
             orjson.dumps(args),
             *(orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in entries),
             *itertools.chain.from_iterable(fields.items()),

@@ -121,7 +121,7 @@ def test_no_submission_is_appended_to_a_game_that_is_over(store):
 
 
 def _counted(key: str, most: int, hit: bool = True) -> Count:
-    return Count(f"{{g}}/{key}", 60, hit, most)
+    return Count(keys.rate_count("token", key, most, 60, "g"), 60, hit, most)
 
 
 def test_an_append_takes_its_rate_limits_counts_first_and_refuses_past_them(store):
@@ -131,9 +131,9 @@ def test_an_append_takes_its_rate_limits_counts_first_and_refuses_past_them(stor
     outcomes = [store.submit(writing, store.log.head(game_id)).appended for _ in range(3)]
     assert [a.outcome for a in outcomes] == ["ok", "ok", "limited"]
     assert outcomes[-1].refused == 0
-    assert store.redis.get(counts[0].stored_as) == b"3"  # refused or not, it counts
-    assert 0 < store.redis.ttl(counts[0].stored_as) <= 60
-    store.redis.set(counts[1].stored_as, 1)
+    assert store.redis.get(counts[0].key) == b"3"  # refused or not, it counts
+    assert 0 < store.redis.ttl(counts[0].key) <= 60
+    store.redis.set(counts[1].key, 1)
     looked_at = replace(writing, counts=(_counted("other", 5), counts[1]))
     refused = store.submit(looked_at, store.log.head(game_id)).appended
     assert (refused.outcome, refused.refused) == ("limited", 1)
@@ -149,7 +149,7 @@ def test_an_append_chained_again_takes_its_counts_once(store):
     counts = (_counted("token", 5),)
     submitted = store.submit(replace(_submission(game_id), counts=counts), stale)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 3)
-    assert store.redis.get(counts[0].stored_as) == b"1"
+    assert store.redis.get(counts[0].key) == b"1"
 
 
 def test_a_submission_redis_lost_the_scripts_for_is_written_once_its_wait_is_over(store):
