@@ -1,5 +1,11 @@
 """The store against a real Redis: a database of its own, which no worker process listens on."""
 
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 import pytest
 import redis
 
@@ -12,8 +18,10 @@ from store.projections import Projection
 
 
 @pytest.fixture
-def store(redis_url):
-    client = redis.Redis.from_url(redis_url.rsplit("/", 1)[0] + "/2")
+def store(redis_url, request):
+    # Its connections carry the test's name, so that CLIENT LIST tells them (`once_blocked`).
+    client = redis.Redis.from_url(redis_url.rsplit("/", 1)[0] + "/2",
+                                  client_name="test:" + re.sub(r"\s", "_", request.node.name))
     client.flushdb()
     return Store(client)
 
@@ -43,3 +51,41 @@ def wait_past(store: Store, game_id: str, after: int, timeout_ms: int) -> int:
     """Block until the log holds entries after `after` or the time is up; the last seq seen."""
     found = store.redis.xread({keys.game(game_id).log: f"{after}-0"}, block=timeout_ms)
     return int(found[0][1][-1][0].split(b"-")[0]) if found else after
+
+
+@contextmanager
+def once_blocked(store: Store, command: str, act: Callable[[], object]) -> Iterator[None]:
+    """Run `act` in a thread once a connection of `store` is blocked in `command` (as CLIENT
+    LIST shows it): the blocking call the block makes is then surely waiting, not about to.
+    The thread is joined on the way out, and what it raised is raised."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            _wait_until_blocked(store, command)
+            act()
+        except BaseException as error:  # handed to the test's thread below
+            failed.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join(_BLOCKED_WITHIN_S + 10)
+    assert not thread.is_alive(), f"{act} did not return"
+    if failed:
+        raise failed[0]
+
+
+_BLOCKED_WITHIN_S = 10
+
+
+def _wait_until_blocked(store: Store, command: str) -> None:
+    name = store.redis.connection_pool.connection_kwargs["client_name"]
+    deadline = time.monotonic() + _BLOCKED_WITHIN_S
+    while not any(c["name"] == name and c["cmd"] == command and "b" in c["flags"]
+                  for c in store.redis.client_list()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no client blocked in {command} within {_BLOCKED_WITHIN_S} s")
+        time.sleep(0.005)

@@ -2,7 +2,6 @@
 
 import os
 import socket
-import threading
 import time
 from dataclasses import replace
 
@@ -15,7 +14,7 @@ from store import log as store_log
 from store.batch import NothingSent
 from store.counts import Count
 from store.log import Writing
-from tests.store.conftest import append, new_game, submit
+from tests.store.conftest import append, new_game, once_blocked, submit
 from workers.validation import judge_pending
 
 
@@ -70,10 +69,8 @@ def _submission(game_id):
 
 def test_a_submission_s_round_trip_waits_for_its_verdict_when_asked(store):
     game_id = new_game(store)
-    judging = threading.Timer(0.05, judge_pending, [store, game_id])
-    judging.start()
-    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
-    judging.join()
+    with once_blocked(store, "xread", lambda: judge_pending(store, game_id)):
+        submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
     last, verdict = submitted.looked
     assert (last, verdict["type"], verdict["of"]) == (3, log.ACCEPTED, 2)
@@ -90,10 +87,8 @@ def test_a_submission_chained_again_after_another_writer_waits_for_its_own_verdi
     game_id = new_game(store)
     stale = store.log.head(game_id)
     submit(store, game_id)  # another writer first: the wait sent with the refused append ends
-    judging = threading.Timer(0.05, judge_pending, [store, game_id])
-    judging.start()
-    submitted = store.submit(_submission(game_id), stale, look_ms=5000)
-    judging.join()
+    with once_blocked(store, "xread", lambda: judge_pending(store, game_id)):
+        submitted = store.submit(_submission(game_id), stale, look_ms=5000)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 3)
     last, verdict = submitted.looked
     assert (last, verdict["of"]) == (5, 3)  # the first submission's verdict is no answer
@@ -197,11 +192,9 @@ def test_an_append_onto_a_head_of_the_right_version_but_another_hash_is_chained_
 
 def test_an_append_on_a_head_not_known_goes_alone_and_its_mark_and_wait_follow(store):
     game_id = new_game(store)
-    judging = threading.Timer(0.05, judge_pending, [store, game_id])
-    judging.start()
-    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000,
-                             head_known=False)
-    judging.join()
+    with once_blocked(store, "xread", lambda: judge_pending(store, game_id)):
+        submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000,
+                                 head_known=False)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
     assert submitted.looked[1]["of"] == 2 and not submitted.rechained
     stale = (2, store.log.entries(game_id)[1]["hash"])  # the verdict came after it
