@@ -62,7 +62,8 @@ def once_blocked(store: Store, command: str, act: Callable[[], object]) -> Itera
 
     def run() -> None:
         try:
-            _wait_until_blocked(store, command)
+            name = store.redis.connection_pool.connection_kwargs["client_name"]
+            wait_until_blocked(store.redis, command, name=name)
             act()
         except BaseException as error:  # handed to the test's thread below
             failed.append(error)
@@ -81,11 +82,12 @@ def once_blocked(store: Store, command: str, act: Callable[[], object]) -> Itera
 _BLOCKED_WITHIN_S = 10
 
 
-def _wait_until_blocked(store: Store, command: str) -> None:
-    name = store.redis.connection_pool.connection_kwargs["client_name"]
+def wait_until_blocked(client: redis.Redis, command: str, **fields: str) -> None:
+    """Until a client of the server (one whose CLIENT LIST `fields` are those given) is blocked
+    in `command`."""
     deadline = time.monotonic() + _BLOCKED_WITHIN_S
-    while not any(c["name"] == name and c["cmd"] == command and "b" in c["flags"]
-                  for c in store.redis.client_list()):
+    while not any(c["cmd"] == command and "b" in c["flags"]
+                  and all(c[k] == v for k, v in fields.items()) for c in client.client_list()):
         if time.monotonic() > deadline:
             raise AssertionError(f"no client blocked in {command} within {_BLOCKED_WITHIN_S} s")
         time.sleep(0.005)
