@@ -27,9 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench import plays, stack  # noqa: E402
 from bench.client import Client  # noqa: E402
+from bench.local import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 from bench.run import fast_forward  # noqa: E402
 from engine.games import GAMES  # noqa: E402
-from tests.browser.conftest import CHROMIUM, FLAGS  # noqa: E402
 
 
 def finished_game(base: str, name: str) -> str:
@@ -132,7 +132,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with stack.running(2, None, None) as s, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         viewer_figures(s.service, browser, args.steps)
         listing_figures(s.service, s.redis_url, browser, args.games)
         browser.close()

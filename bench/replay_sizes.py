@@ -15,6 +15,7 @@ The largest of all is the last line.
 from __future__ import annotations
 
 import argparse
+import gzip
 import random
 import sys
 from collections.abc import Iterator
@@ -27,12 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.games import GAMES  # noqa: E402
-from engine.playout import play  # noqa: E402
-from tests.golden.generate import BATCH, SLIPS, load  # noqa: E402
-from tests.golden.generate import HERE as GOLDEN  # noqa: E402
+from engine.playout import TABLE_BATCH, TABLE_SLIPS, play  # noqa: E402
 
 # The longest game each option allows (engine/games: coloretto's deals, sieben-siegel's rounds).
 LONGEST = {"coloretto": {"deals": 20}, "sieben-siegel": {"rounds": 30}}
+GOLDEN = ROOT / "tests" / "golden"  # read as data
 _AT = "2026-02-01T00:00:00.000Z"
 _NAME = "x" * 24
 
@@ -56,7 +56,7 @@ def document(entries: list[dict[str, Any]], seed: str, decks: list[Any],
 
 def goldens() -> Iterator[tuple[str, int]]:
     for path in sorted(GOLDEN.rglob("*.json.gz")):
-        golden = load(path)
+        golden = orjson.loads(gzip.decompress(path.read_bytes()))
         served = document(golden["entries"], golden["seed"], golden["decks"], golden["score"])
         yield f"golden {path.relative_to(GOLDEN)}", len(orjson.dumps(served))
 
@@ -70,8 +70,8 @@ def played(games: int) -> Iterator[tuple[str, int]]:
             sizes = []
             for n in range(games):
                 seed = f"sizes-{game.name}-{label}-{n}"
-                out = play(game, seats, seed, random.Random(seed), options, slips=SLIPS,
-                           batch=BATCH)
+                out = play(game, seats, seed, random.Random(seed), options, slips=TABLE_SLIPS,
+                           batch=TABLE_BATCH)
                 bodies = [{k: v for k, v in e.items() if k != "hash"} for e in out.entries]
                 score = game.score(out.final).to_json(bodies[0]["players"])
                 canonical = game.canonical_deck(seats, out.table.options)

@@ -4,8 +4,6 @@ auditor entries, and the ceiling app served by the same gunicorn command as the 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +15,7 @@ from pathlib import Path
 import redis
 
 from bench.client import Client
+from bench.local import free_port, start_redis
 from service.limits import out_of_reach
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,9 +48,7 @@ def running(workers: int, redis_port: int | None, web_port: int | None,
     redis_port = redis_port or free_port()
     web_port, ceiling_port = (web_port, web_port + 1) if web_port else (free_port(), free_port())
     # The project's redis.conf (its memory settings), holding nothing on disk.
-    procs = [subprocess.Popen(
-        [shutil.which("redis-server"), str(ROOT / "redis.conf"), "--port", str(redis_port),
-         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)]
+    procs = [start_redis(redis_port, str(ROOT / "redis.conf"), "--save", "", "--appendonly", "no")]
     url = f"redis://127.0.0.1:{redis_port}/0"
     try:
         entries = procfile()
@@ -108,8 +105,3 @@ def _wait_until_up(stack: Stack, workers: int) -> None:
         time.sleep(0.1)
     raise SystemExit("the service, the ceiling or the workers did not come up within 60 s")
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]

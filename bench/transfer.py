@@ -20,11 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.stack import free_port  # noqa: E402
+from bench.local import free_port, start_redis  # noqa: E402
+from bench.played import retold, stored  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from service import create_app  # noqa: E402
-from tests.conftest import start_redis  # noqa: E402
-from tests.played import retold, stored  # noqa: E402
 
 OPERATOR = "bench-operator"
 

@@ -24,6 +24,9 @@ from engine.game import Game, Table
 T = TypeVar("T")
 
 _MAX_SUBMISSIONS = 20_000
+# As a real table plays, for the golden replays and the replay-size figures: one submission in
+# twelve is a slip, and up to three are posted before their verdicts.
+TABLE_SLIPS, TABLE_BATCH = 0.08, 3
 _SLIP_MEMORY = 6  # states whose listed moves a slip is drawn from
 
 

@@ -10,7 +10,6 @@ from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields
 
 from engine.games import GAMES
 from schemas.moves import COMPONENTS
-from store.connection import LONGEST_WAIT_S
 
 # Every limit once: the validators enforce them and /openapi.json shows them.
 # A request's body, in bytes (413 past it, before it is read); a replay document may be larger.
@@ -33,6 +32,9 @@ BODY_SECONDS, BODY_RATE, CONNECTIONS_PER_ADDRESS = 10, 16 << 10, 100
 # stays small whatever clients send.
 REMEMBERED_BODY = 512
 MOST_PLAYERS = 8
+# The longest a request may wait for an outcome (a verdict, an audit): the API's `wait` is
+# capped at it, below the store's read timeout (store.connection.READ_TIMEOUT_S).
+LONGEST_WAIT_S = 10
 LONGEST_NAME = 64
 LONGEST_SEED = 256
 # Explicit decks: more cards than any game's deck holds, more decks than any game deals.

@@ -38,6 +38,7 @@ from limits.storage import MemoryStorage
 from redis.exceptions import RedisClusterException, RedisError
 
 from service.problems import Problem
+from store import keys
 from store.counts import Count, Counts
 
 T = TypeVar("T")
@@ -57,7 +58,6 @@ DEFAULTS = {
 _REMEMBERED = 10_000
 # After Redis failed a count, counts stay in the process this long before Redis is tried again.
 _AWAY_S = 1.0
-_NAMESPACE = "tl"
 
 
 def out_of_reach() -> dict[str, str]:
@@ -104,11 +104,13 @@ class Counted:
     rate: RateLimitItem
     key: str  # what is counted: a token or an address
     hit: bool  # the request counts; else its count is only looked at
+    game_id: str | None = None  # the game a token's requests are about (`store.keys.rate_count`)
 
     @property
     def count(self) -> Count:
-        key = self.rate.key_for(_NAMESPACE, self.limit.scope, self.key)
-        return Count(key, self.rate.get_expiry(), self.hit, self.rate.amount)
+        window_s, most = self.rate.get_expiry(), self.rate.amount
+        key = keys.rate_count(self.limit.scope, self.key, most, window_s, self.game_id)
+        return Count(key, window_s, self.hit, most)
 
     def allows(self, count: int) -> bool:
         return self.count.allows(count)
@@ -184,8 +186,7 @@ class _Limits:
         if token is None:
             counted += _rates(self.per_address, address)
         else:
-            counted += _rates(self.per_token, token if game_id is None else
-                              _in_game(game_id) + token)
+            counted += _rates(self.per_token, token, game_id=game_id)
         if (limit := self.on_endpoint.get(endpoint)) is not None:
             counted += _rates(limit, address)
         return counted
@@ -222,13 +223,9 @@ class _Limits:
                        headers={"Retry-After": str(wait)})
 
 
-def _in_game(game_id: str) -> str:
-    """What a count's key starts with to live under a game's hash tag."""
-    return f"{{{game_id}}}/"
-
-
-def _rates(limit: _Limit, key: str, hit: bool = True) -> list[Counted]:
-    return [Counted(limit, rate, key, hit) for rate in limit.rates]
+def _rates(limit: _Limit, key: str, hit: bool = True, game_id: str | None = None
+           ) -> list[Counted]:
+    return [Counted(limit, rate, key, hit, game_id) for rate in limit.rates]
 
 
 def taken_with_context(view: Callable[..., T]) -> Callable[..., T]:
@@ -263,7 +260,7 @@ class Asked:
 
     def within(self, game_id: str) -> bool:
         """Whether every count lives under the game's hash tag (an append can take them)."""
-        return all(c.key.startswith(_in_game(game_id)) for c in self.counted)
+        return all(c.game_id == game_id for c in self.counted)
 
 
 UNLIMITED = Asked()

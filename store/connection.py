@@ -10,21 +10,23 @@ from __future__ import annotations
 import functools
 import os
 import select
+import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import redis
-from gevent.monkey import get_original
 from redis.cluster import RedisCluster
 from redis.connection import ConnectionInterface
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
-# The longest any read may block on Redis for an outcome (a verdict, an audit); the API's
-# `wait` is capped at it, and every client's read timeout lies above it.
-LONGEST_WAIT_S = 10
-# redis-py 8 would otherwise give up a blocking read after 5 s and fail a longer wait; a Redis
-# that hangs still fails fast enough.
-_TIMEOUTS = {"socket_connect_timeout": 5, "socket_timeout": LONGEST_WAIT_S + 5}
+# How long a client waits for an answer before it fails as if Redis were away. A read that
+# blocks for an outcome (a verdict, an audit) is asked to block for less: the API caps its
+# `wait` below this (schemas.api.LONGEST_WAIT_S; tests/store/test_connection.py holds the two
+# apart). redis-py 8 would otherwise give up a blocking read after 5 s and fail a longer wait;
+# a Redis that hangs still fails fast enough.
+READ_TIMEOUT_S = 15
+_TIMEOUTS = {"socket_connect_timeout": 5, "socket_timeout": READ_TIMEOUT_S}
 
 # Connections a process's pool holds at most (web, worker or auditor). No request holds one
 # while it waits for what lands in a log (store.hub) and an audit's wait is budgeted
@@ -35,9 +37,6 @@ POOL_SIZE = 100
 # if Redis were away (503 store-unavailable): a burst queues instead of failing at once.
 POOL_WAIT_S = 5
 
-# The system's poll, even in a process gevent patched (the web): it is asked not to wait.
-_poll = get_original("select", "poll")
-
 StoreClient = redis.Redis | RedisCluster
 # What a command fails with when Redis went away, possibly after running it.
 UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
@@ -46,6 +45,18 @@ UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)
 # too, and a script stops at its first error: one answered so wrote nothing (Redis 7 runs a
 # script without flags and refuses its first write; one that wrote already may go on).
 FULL = redis.exceptions.OutOfMemoryError
+
+
+def _system_poll() -> Callable[[], Any]:
+    """The system's poll, even in a process whose `select` was patched (the web's gevent, in
+    gunicorn.conf.py): it is asked not to wait, so it needs no event loop. The patcher keeps the
+    original; the store does not import it, and a process that never loaded it (a worker)
+    has the system's own."""
+    patcher = sys.modules.get("gevent.monkey")
+    return patcher.get_original("select", "poll") if patcher else select.poll
+
+
+_poll = _system_poll()
 
 
 def redis_url() -> str:

@@ -1,9 +1,9 @@
 """The rate limits' counts: fixed windows on the game store's Redis.
 
-A count lives under `LIMITS:<key>`, the `limits` library's own spelling: incremented by each
-request it counts, and given its window's length when that window's first request creates it.
-Counts can be queued in a pipeline beside other reads, so that a request about a game learns
-its counts and its game's context in one round trip (`Games.context`).
+A count lives under its key (`keys.rate_count`): incremented by each request it counts, and
+given its window's length when that window's first request creates it. Counts can be queued
+in a pipeline beside other reads, so that a request about a game learns its counts and its
+game's context in one round trip (`Games.context`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,10 @@ from typing import Any
 
 from store.connection import StoreClient
 
-PREFIX = "LIMITS"
-
 
 @dataclass(frozen=True)
 class Count:
-    key: str  # the limit's key for what it counts (`limits.RateLimitItem.key_for`)
+    key: str  # where it is counted (`keys.rate_count`)
     window_s: int
     hit: bool  # this request counts; else its count is only looked at
     most: int  # the rate's: a hit allowed up to it, a look below it
@@ -28,19 +26,15 @@ class Count:
         """As the `limits` library's fixed windows (and `store.log`'s append script)."""
         return taken <= self.most if self.hit else taken < self.most
 
-    @property
-    def stored_as(self) -> str:
-        return f"{PREFIX}:{self.key}"
-
 
 def queue(pipe: Any, counts: Sequence[Count]) -> None:
     for count in counts:
         if count.hit:
-            pipe.incr(count.stored_as)
+            pipe.incr(count.key)
             # NX: only the window's first request starts its clock.
-            pipe.expire(count.stored_as, count.window_s, nx=True)
+            pipe.expire(count.key, count.window_s, nx=True)
         else:
-            pipe.get(count.stored_as)
+            pipe.get(count.key)
 
 
 def read(answers: Sequence[Any], counts: Sequence[Count]) -> list[int]:
@@ -66,4 +60,4 @@ class Counts:
 
     def lapses_in_s(self, count: Count) -> int:
         """Seconds until `count`'s window ends (0 if it has none)."""
-        return max(0, self.redis.ttl(count.stored_as))
+        return max(0, self.redis.ttl(count.key))

@@ -163,9 +163,6 @@ class Games:
         that is `stale`, taken over). A game created here is claimed as it is created."""
         return self._claim(keys=[keys.BY_CREATION], args=[created, game_id, stale]).decode()
 
-    def meta(self, game_id: str) -> dict[str, Any] | None:
-        return self.context(game_id, None).meta
-
     def context(
         self, game_id: str, token: str | None, counting: Sequence[Count] = ()
     ) -> Context:

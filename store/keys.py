@@ -20,8 +20,8 @@ Per game:
 - `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while;
 - `tl:{id}:nudge:<n>` a stream an append of nonce n refused writes to, read by the verdict wait
                       sent with it (`store.log`), gone after a second.
-A token's rate-limit count (`store.counts`, spelled by the `limits` library) names its game's
-`{id}` too, so that the append of a move can take it.
+A token's rate-limit count (`store.counts`, `rate_count`) names its game's `{id}` too, so
+that the append of a move can take it.
 Global keys: `tl:games` (sorted set of ids by creation: an imported game's is the `at` of its
 `game-created` entry), the same per title
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
@@ -58,6 +58,17 @@ BY_CREATION = "tl:games:by-creation"
 
 def titled(game: str) -> str:
     return f"tl:games:title:{game}"
+
+
+def rate_count(scope: str, counted: str, most: int, window_s: int,
+               game_id: str | None = None) -> str:
+    """The count of the requests of `counted` (a token, an address) against one rate of the
+    limit `scope` (`most` a window of `window_s`). A token's requests about a game are counted
+    under its hash tag (a token is good for one game only), so that the append of a move can
+    take the count, on a Redis Cluster too (`store.log`)."""
+    tag = "" if game_id is None else f"{{{game_id}}}/"
+    return f"LIMITS:tl/{scope}/{tag}{counted}/{most}/{window_s}"
+
 
 DIRTY = "tl:{sched}:dirty"
 CLAIMED = "tl:{sched}:claimed"

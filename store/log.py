@@ -18,7 +18,7 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -30,7 +30,7 @@ from engine.log import ACCEPTED, REJECTED, chain
 from store import keys
 from store.batch import Batch
 from store.counts import Count
-from store.projections import Field, Projection
+from store.projections import Field, Projection, Status
 
 # ARGV[1] is one JSON object: `based_on` and `based_on_hash` (the version and last hash the
 # entries were chained onto),
@@ -44,8 +44,8 @@ from store.projections import Field, Projection
 # escaped nor decoded again (a late game's state is kilobytes). With `nudge` set, a refusal
 # adds an entry to the stream KEYS[6], which only a wait sent with the append reads
 # (`Log.queue_verdict_after`): it ends at once instead of watching a log the append did not
-# write to.
-_APPEND = """
+# write to. The proj hash's status is named by its owner, store.projections.
+_APPEND = f"local STATUS, FINISHED = '{Field.STATUS}', '{Status.FINISHED}'\n" + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
 local fields_from = a.entries + 2
@@ -87,7 +87,7 @@ local function append()
       return {'ok', tostring(a.based_on + a.entries)}
     end
   end
-  if a.submitted and redis.call('HGET', proj, 'status') == 'finished' then
+  if a.submitted and redis.call('HGET', proj, STATUS) == FINISHED then
     return {'finished', tostring(version)}
   end
   if a.expected_version and a.expected_version ~= version then
@@ -265,7 +265,7 @@ class Writing:
         k = keys.game(self.game_id)
         nudged = k.nudge(nonce)
         return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj, nudged,
-                                 *(c.stored_as for c in self.counts)], [
+                                 *(c.key for c in self.counts)], [
             orjson.dumps(args),
             *(orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in entries),
             *itertools.chain.from_iterable(fields.items()),
@@ -344,14 +344,6 @@ class Log:
         )
         return [orjson.loads(fields[b"e"]) for _, fields in found]
 
-    def wait(self, game_id: str, after: int, timeout_ms: int) -> int:
-        """Block until the log holds entries after `after` or the time is up (no polling);
-        the last seq seen."""
-        found = self.redis.xread({keys.game(game_id).log: f"{after}-0"}, block=timeout_ms)
-        if not found:
-            return after
-        return int(found[0][1][-1][0].split(b"-")[0])
-
     def queue_verdict_after(self, batch: Batch, chained: Chained, after: int, timeout_ms: int
                             ) -> int:
         """A wait for the entries past `after` (the verdict among them, `landed` reads its
@@ -359,28 +351,6 @@ class Log:
         it at once should it refuse."""
         streams = {chained.keys[0]: f"{after}-0", chained.nudge: "0-0"}
         return batch.add("XREAD", "BLOCK", timeout_ms, "STREAMS", *streams, *streams.values())
-
-    def append(
-        self,
-        game_id: str,
-        bodies: Sequence[dict[str, Any]],
-        *,
-        expected_version: int | None = None,
-        idempotency: tuple[str, str] | None = None,
-        verdicts: Iterable[tuple[int, int]] = (),
-        projection: Projection | None = None,
-        submission: bool = False,
-        based_on: tuple[int, str] | None = None,
-    ) -> Appended:
-        """Chain `bodies` onto the log atomically, retrying when another writer got there first.
-
-        `bodies` are entries without seq, at or hash; `verdicts` pairs each judged submission
-        with the index (0-based) in `bodies` of its verdict entry. `based_on` saves a round
-        trip when the caller has just read the log's head.
-        """
-        writing = Writing(game_id, tuple(bodies), tuple(verdicts), projection, submission,
-                          expected_version, idempotency)
-        return self.write(writing, based_on)
 
     def write(self, writing: Writing, based_on: tuple[int, str] | None = None) -> Appended:
         """`writing` appended, chained again onto the head a refusal names while another
@@ -399,7 +369,7 @@ class Log:
 
     def queue_append(self, batch: Batch, chained: Chained) -> int:
         """Queue an append in a batch (`chained.outcome` reads its answer); one that finds the
-        log moved is for `append` to try again."""
+        log moved is for `write` to try again."""
         return batch.script(self._append, chained.keys, chained.args)
 
     def head(self, game_id: str) -> tuple[int, str] | None:
@@ -412,10 +382,6 @@ class Log:
         k = keys.game(game_id)
         found = self._verdict(keys=[k.log, k.verdict], args=[orjson.dumps({"seq": seq})])
         return orjson.loads(found) if found else None
-
-    def verdict_seqs(self, game_id: str) -> dict[int, int]:
-        raw = self.redis.hgetall(keys.game(game_id).verdict)
-        return {int(k): int(v) for k, v in raw.items()}
 
     def queue_submitted(self, batch: Batch, game_id: str) -> int:
         """Queue reading the last submission's seq (bytes, or None before any)."""

@@ -141,19 +141,6 @@ end
 return games
 """
 
-# ARGV[1] is {"now"}.
-_RECLAIM_ONLY = _RECLAIM + "return reclaim(KEYS[1], KEYS[2], cjson.decode(ARGV[1]).now)"
-
-# Only the drain that holds a claim (the same lapse time) releases it: a slow drain whose claim
-# lapsed and was taken by another must not release that other's claim. ARGV[1] is {"game",
-# "until"}.
-_RELEASE = """
-local a = cjson.decode(ARGV[1])
-if tonumber(redis.call('ZSCORE', KEYS[1], a.game)) == tonumber(a['until']) then
-  redis.call('ZREM', KEYS[1], a.game)
-end
-"""
-
 # A worker's heartbeat (KEYS[1]: worker -> when its heartbeat lapses): free the slots of
 # drains whose worker died, take back lapsed claims, and open a slot for games left waiting.
 # ARGV[1] is {"now", "worker", "alive_s", "flag_s", "forget_s"}.
@@ -213,8 +200,6 @@ class Scheduler:
         self.redis = client
         self._mark_dirty = client.register_script(_MARK_DIRTY)
         self._claim = client.register_script(_CLAIM)
-        self._reclaim = client.register_script(_RECLAIM_ONLY)
-        self._release = client.register_script(_RELEASE)
         self._tend = client.register_script(_TEND)
         self._free_slots = client.register_script(_FREE_SLOTS)
         # The claims this object took and has not released: game -> when the claim lapses.
@@ -332,11 +317,6 @@ class Scheduler:
         until = self._claims.pop(game_id, None)
         if until is not None and lock_lapses_in_s is not None:
             self._settled.append([game_id, until, repr(time.time() + lock_lapses_in_s)])
-
-    def reclaim_lapsed(self) -> int:
-        """Put games whose claim lapsed back among the dirty ones; how many there were."""
-        now = {"now": time.time()}
-        return self._reclaim(keys=[keys.DIRTY, keys.CLAIMED], args=[orjson.dumps(now)])
 
     def drain_may_stop(self, slot: int, worker: str = _QUEUED) -> bool:
         """Settle this drain's claims (`judged`, `leave`) and lower the slot's flag; False if a

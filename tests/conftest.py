@@ -12,8 +12,6 @@ than any person, all from 127.0.0.1); tests/service/test_rate_limits.py sets its
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -26,36 +24,14 @@ import pytest
 import redis
 from werkzeug.serving import make_server
 
+from bench.local import free_port as _free_port  # the name the tests import
+from bench.local import start_redis
 from service.limits import out_of_reach
 from store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
+_WORKERS_UP_SECONDS = 30
 os.environ.update(out_of_reach())
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_redis(port: int, *options: str) -> subprocess.Popen:
-    """redis-server on 127.0.0.1:`port` (with `options`: a config file first, then flags),
-    answering; the caller stops it by its pid."""
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.fail("redis-server is not installed: run `make test`, which installs it")
-    proc = subprocess.Popen([server, *options, "--port", str(port), "--bind", "127.0.0.1"],
-                            stdout=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(200):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.02)
-    client.close()
-    return proc
 
 
 @pytest.fixture(scope="session")
@@ -77,10 +53,15 @@ def start_workers(redis_url: str, count: int, *role: str) -> list[subprocess.Pop
     ]
     store = Store(redis.Redis.from_url(redis_url))
     live = store.audits.live_auditors if role else store.scheduler.live_workers
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + _WORKERS_UP_SECONDS
     while live() < count and time.monotonic() < deadline:
         time.sleep(0.02)
+    beating = live()
     store.redis.close()
+    if beating < count:
+        stop(procs)
+        pytest.fail(f"{beating} of {count} {role[0] if role else 'judging'} workers beat"
+                    f" within {_WORKERS_UP_SECONDS} s")
     return procs
 
 

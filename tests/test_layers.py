@@ -1,8 +1,11 @@
 """The layers import only downwards: engine, then store, then workers and service (schemas
 beside service). The web needs the workers' queue and nothing else of theirs. The command line
-is a client of the API: of ours it may use only the engine, to verify a replay offline."""
+is a client of the API: of ours it may use only the engine, to verify a replay offline. The
+benchmarks may use everything but the tests, which may use the benchmarks' helpers."""
 
 import ast
+import subprocess
+import sys
 
 import pytest
 
@@ -14,10 +17,12 @@ ALLOWED = {
     "engine": ("engine",),
     "store": ("engine", "store"),
     "workers": ("engine", "store", "workers"),
-    "schemas": ("engine", "store", "schemas"),
+    "schemas": ("engine", "schemas"),
     "service": ("engine", "store", "schemas", "service", "workers.queue"),
     # The command line speaks to a server over HTTP; the engine is there to verify offline.
     "cli": ("engine", "cli"),
+    # The benchmarks measure the real processes; what they share with the tests lives in bench/.
+    "bench": ("engine", "store", "workers", "service", "schemas", "cli", "bench"),
 }
 
 
@@ -45,3 +50,18 @@ def test_a_layer_imports_only_the_layers_below_it(package):
         if not any(name == a or name.startswith(a + ".") for a in allowed)
     ]
     assert wrong == []
+
+
+@pytest.mark.parametrize(("module", "absent"), [
+    # The workers run without gevent: it is the web's event loop (gunicorn.conf.py).
+    ("store", "gevent"),
+    ("workers.__main__", "gevent"),
+    # The API's schemas describe requests; they need no connection to Redis to do it.
+    ("schemas.api", "store"),
+    ("schemas.api", "redis"),
+])
+def test_a_module_loads_without_what_it_does_not_need(module, absent):
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"import sys, {module}; print(*sorted(sys.modules))"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    assert [name for name in loaded if name.split(".")[0] == absent] == []

@@ -14,13 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.local import CHROMIUM, CHROMIUM_FLAGS
 from tests.conftest import ROOT
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 SHOTS = ROOT / ".screenshots"
 
 
@@ -31,7 +27,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
 

@@ -15,12 +15,12 @@ import time
 import pytest
 from click.testing import CliRunner
 
+from bench.played import retold, stored
 from cli.main import main
 from engine.games import GAMES
 from service import create_app
 from store import keys
 from tests.conftest import ROOT, _free_port, served, start_redis
-from tests.played import retold, stored
 
 PER_TITLE = 100
 OPERATOR = "club-operator"
@@ -29,7 +29,7 @@ OPERATOR = "club-operator"
 @pytest.fixture(scope="module")
 def source(redis_url):
     """A server over a Redis database of its own, holding 100 finished games of every title,
-    played in process and loaded straight into its store (`tests.played`)."""
+    played in process and loaded straight into its store (`bench.played`)."""
     app = create_app({"TESTING": True, "REDIS_URL": redis_url.rsplit("/", 1)[0] + "/5"})
     store = app.extensions["store"]
     store.redis.flushdb()
@@ -144,7 +144,7 @@ def test_a_dump_with_an_edited_entry_is_refused_naming_it(destination, tmp_path)
     assert result.exit_code == 1
     assert "Refused line 2, game edited-1: Entry 12 does not verify" in result.stdout
     assert "Imported 2 games" in result.stdout
-    assert store.games.meta("edited-1") is None
+    assert store.games.context("edited-1", None).meta is None
     assert store.log.entries("edited-2") == documents[2]["entries"]
 
 
@@ -159,4 +159,4 @@ def test_an_import_refused_the_operators_token_stops_at_once(destination, tmp_pa
     assert result.stderr.splitlines()[-1] == (
         "This is not the operator's import token (bad-token). 0 games were imported before it"
         " stopped: run the same command again to go on.")
-    assert store.games.meta("forged-0") is None
+    assert store.games.context("forged-0", None).meta is None

@@ -17,7 +17,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT, _free_port, stop
+
+_UP_SECONDS = 30
 
 
 class Answer:
@@ -83,14 +87,22 @@ def serve(env: dict[str, str], workers: int = 1) -> Iterator[Http]:
     ]
     client = Http(f"http://127.0.0.1:{port}")
     try:
-        for _ in range(300):
-            try:
-                health = client.get("/healthz").json
-                if health.get("workers", 0) >= workers and health.get("auditors", 0) >= 1:
-                    break
-            except (OSError, ValueError):
-                pass
-            time.sleep(0.05)
+        _wait_until_up(client, workers)
         yield client
     finally:
         stop(procs)
+
+
+def _wait_until_up(client: Http, workers: int) -> None:
+    health: object = "no answer"
+    deadline = time.monotonic() + _UP_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            health = client.get("/healthz").json
+            if health.get("workers", 0) >= workers and health.get("auditors", 0) >= 1:
+                return
+        except (OSError, ValueError) as error:
+            health = repr(error)
+        time.sleep(0.05)
+    pytest.fail(f"the web, {workers} workers and an auditor were not up within {_UP_SECONDS} s:"
+                f" /healthz said {health}")

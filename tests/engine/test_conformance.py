@@ -90,6 +90,7 @@ def test_the_engine_accepts_exactly_the_listed_legal_moves(name, seats):
     seen = {dumps(m): m for i in range(2) for state in play(game, seats, f"u{i}", rnd).states
             for seat in range(seats) for m in game.legal_moves(state, seat)}
     universe = list(seen.values())
+    tried = {"listed": 0, "refused": 0}
     for state in play(game, seats, "accepts", rnd).states[:-1]:
         for seat in range(seats):
             listed = {dumps(m): m for m in game.legal_moves(state, seat)}
@@ -97,9 +98,13 @@ def test_the_engine_accepts_exactly_the_listed_legal_moves(name, seats):
                 outcome = _outcome(game, state, seat, move)
                 if dumps(move) in listed:
                     assert outcome is not None, f"a listed move was refused: {move}"
+                    tried["listed"] += 1
                 elif outcome is not None:
                     spellings = [_outcome(game, state, seat, m) for m in listed.values()]
                     assert outcome in spellings, f"accepted but not listed: {move}"
+                else:
+                    tried["refused"] += 1
+    assert tried["listed"] and tried["refused"], tried  # both sides of the rule were tried
 
 
 def _outcome(game, state, seat, move):

@@ -84,9 +84,9 @@ def test_uniform_keeps_the_largest_unbiased_word():
 
 
 def test_shuffle_leaves_its_input_alone_and_keeps_every_card():
-    cards = ("a", "b", "b", "c")
+    cards = ["a", "b", "b", "c"]
     out = shuffle(cards, "seed", "deal-1")
-    assert cards == ("a", "b", "b", "c")
+    assert cards == ["a", "b", "b", "c"]
     assert sorted(out) == sorted(cards)
 
 

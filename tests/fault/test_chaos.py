@@ -14,8 +14,8 @@ Each then waits for every submission to be judged and prints how long healing to
 moment a worker, or Redis, was back), and checks: every acknowledged move is in the log with
 the verdict its player saw, every submission has exactly one verdict, every game's log audits
 clean (hash chain and verdicts rebuilt from the seed), the web answered no 5xx but 503 and
-always answered, and /healthz counts the live workers and no waiting move. Timing is only
-bounded generously (`HEALED_WITHIN_S`).
+always answered, and /healthz counts the live workers and no waiting move. Time is no figure
+held to: waits give up after `HEALED_WITHIN_S`, and the test then fails for what never came.
 """
 
 from __future__ import annotations
@@ -109,15 +109,15 @@ class Service:
         self.redis = start_redis(self.port, "--dir", str(self.folder), *_DURABLE)
         return time.monotonic(), time.time()
 
-    def rejoined(self, since: float) -> float:
-        """Seconds from `since` (`time.time()`) until every worker process beat after it: a
-        beat scores its worker `ALIVE_S` past the beat."""
-        while time.time() - since < HEALED_WITHIN_S:
+    def rejoined(self, since: float) -> tuple[bool, float]:
+        """Whether every worker process beat after `since` (`time.time()`), waiting up to
+        `HEALED_WITHIN_S` for it, and the seconds until it did: a beat scores its worker
+        `ALIVE_S` past the beat."""
+        while True:
             beaten = self.store.redis.zcount(keys.WORKERS, since + ALIVE_S, "+inf")
-            if beaten >= len(self.workers):
-                break
+            if beaten >= len(self.workers) or time.time() - since >= HEALED_WITHIN_S:
+                return beaten >= len(self.workers), time.time() - since
             time.sleep(0.05)
-        return time.time() - since
 
     def stop(self) -> None:
         stop(self.workers)
@@ -162,8 +162,8 @@ def test_every_worker_killed_and_one_started_at_once_strands_no_move(service):
 
 def healed_after(service: Service, fault: Callable[[Ledger], float], told: str) -> Ledger:
     """Players at their games, struck by `fault` (answering when a worker came back, by
-    `time.monotonic()`): every submission is judged within `HEALED_WITHIN_S` of that, and the
-    pipeline judges on."""
+    `time.monotonic()`): every submission is judged after that (how long it took printed),
+    and the pipeline judges on."""
     with playing(service.http, PLAYERS) as ledger:
         time.sleep(WARM_S)
         back = fault(ledger)
@@ -171,8 +171,14 @@ def healed_after(service: Service, fault: Callable[[Ledger], float], told: str) 
         time.sleep(WARM_S)
     print(f"\n{told}: {stranded} submissions pending, all judged {healed_s:.2f} s after a"
           " worker was back")
-    assert healed_s < HEALED_WITHIN_S
+    assert_all_judged(healed_s)
     return ledger
+
+
+def assert_all_judged(healed_s: float) -> None:
+    """What `Ledger.healed` found: every submission judged (the seconds it took are printed,
+    not held to a figure), or some still pending when it gave up waiting."""
+    assert healed_s != float("inf"), f"submissions still pending {HEALED_WITHIN_S:.0f} s on"
 
 
 @pytest.mark.parametrize("players", [PLAYERS, 0], ids=["under-load", "idle"])
@@ -181,7 +187,7 @@ def test_a_redis_restart_loses_nothing_and_the_workers_come_back(service, player
     with playing(service.http, players) as ledger:
         time.sleep(WARM_S)
         back, back_at = service.restart_redis()
-        rejoined_s = service.rejoined(back_at)
+        rejoined, rejoined_s = service.rejoined(back_at)
         stranded, healed_s = ledger.healed(back, HEALED_WITHIN_S)
     with playing(service.http, PLAYERS) as after:  # the pipeline judges on
         time.sleep(WARM_S)
@@ -189,8 +195,8 @@ def test_a_redis_restart_loses_nothing_and_the_workers_come_back(service, player
           f" {rejoined_s:.2f} s after it was back; {stranded} submissions pending, all judged"
           f" {healed_s:.2f} s after; {ledger.statuses[503]} answers 503 meanwhile")
     assert [w.poll() for w in workers] == [None] * len(workers)  # none exited...
-    assert rejoined_s < HEALED_WITHIN_S  # ...and each found Redis again on its own
-    assert healed_s < HEALED_WITHIN_S
+    assert rejoined  # ...and each found Redis again on its own
+    assert_all_judged(healed_s)
     assert after.submissions
     for played in (ledger, after):
         assert_the_log_holds(service, played)

@@ -31,13 +31,12 @@ from typing import Any
 from engine import log
 from engine.game import SPECTATOR, TABLE, Game
 from engine.games import GAMES
-from engine.playout import play
+from engine.playout import TABLE_BATCH, TABLE_SLIPS, play
 from engine.shuffle import shuffle
 from engine.visibility import redact
 
 HERE = Path(__file__).resolve().parent
 DIGITS = 8  # of each observation's digest: a change anywhere shows, at a small cost in size
-SLIPS, BATCH = 0.08, 3
 # Shorter games than the defaults where an option allows it, so the files stay small; every
 # rule still comes into play (several rounds, hands or deals are kept where the game has them).
 OPTIONS: dict[str, dict[str, Any]] = {
@@ -59,8 +58,8 @@ def record(game: Game, seats: int) -> dict[str, Any]:
     if (game.name, seats) in EXPLICIT_DECK:
         canonical = game.canonical_deck(seats, game.options(seats, options))
         decks = [shuffle(canonical, seed, "golden-deck")]
-    playout = play(game, seats, seed, random.Random(seed), options, decks=decks, slips=SLIPS,
-                   batch=BATCH)
+    playout = play(game, seats, seed, random.Random(seed), options, decks=decks,
+                   slips=TABLE_SLIPS, batch=TABLE_BATCH)
     bodies = [{k: v for k, v in e.items() if k != "hash"} for e in playout.entries]
     return {
         "seed": seed,

@@ -66,7 +66,9 @@ def test_a_connection_ends_after_its_lifetime_with_heartbeats(brief):
     game = create(brief)
     started = time.monotonic()
     body = brief.get(game.url("/events?follow=1&after=1"), headers=SSE).get_data()
-    assert 0.9 < time.monotonic() - started < 5
+    # It ended by itself (the read returned), not before its one second: the server's
+    # deadline is taken after `started`, so however slow the machine this holds.
+    assert time.monotonic() - started >= 1
     assert body.startswith(b"retry: ") and b": waiting" in body and b"data:" not in body
 
 
@@ -79,16 +81,18 @@ def test_reconnecting_with_last_event_id_resumes_after_it(brief):
     assert bad.status_code == 400 and bad.json["code"] == "bad-last-event-id"
 
 
-def test_following_a_finished_game_ends_at_its_last_entry(client):
+def test_following_a_finished_game_ends_at_its_last_entry_without_waiting(client):
     game = create(client, options={"deals": 1})
     game.play_to_end(random.Random(3))
     version = client.get(game.url()).json["version"]
-    started = time.monotonic()
     lines = client.get(game.url("/events?follow=1"), headers=NDJSON).get_data().splitlines()
-    assert time.monotonic() - started < 5
     assert len(lines) == version and orjson.loads(lines[-1])["type"] == "game-finished"
-    tail = client.get(game.url(f"/events?follow=1&after={version}"), headers=NDJSON)
-    assert tail.get_data() == b""
+    # A follower says so before it waits (`: waiting`): these never waited for more.
+    body = client.get(game.url("/events?follow=1"), headers=SSE).get_data()
+    events = list(sse_events([body]))
+    assert (None, None) not in events and events[-1][1]["type"] == "game-finished"
+    tail = client.get(game.url(f"/events?follow=1&after={version}"), headers=SSE)
+    assert tail.get_data() == b"retry: 1000\n\n"
 
 
 def test_following_needs_a_streaming_format(client):

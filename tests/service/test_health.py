@@ -14,6 +14,7 @@ from service import create_app
 from store import Store
 from tests.api import create
 from tests.conftest import _free_port, start_workers, stop
+from tests.store.conftest import append
 
 
 def test_a_healthy_service_reports_its_live_workers_and_nothing_waiting(client, redis_url):
@@ -100,7 +101,7 @@ def test_a_pending_move_whose_mark_was_lost_is_judged_with_no_reader_asking(quie
     try:
         # Appended, but the web stopped before marking the game: only the sweep finds it.
         submission = {"type": "move-submitted", "seat": 0, "move": {"type": "draw"}}
-        seq = store.log.append(game.id, [submission], submission=True).seq
+        seq = append(store, game.id, [submission], submission=True).seq
         appended = time.monotonic()
         while store.log.verdict(game.id, seq) is None and time.monotonic() - appended < 10:
             time.sleep(0.05)

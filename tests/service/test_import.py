@@ -7,10 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from bench.played import replay
 from engine import log
 from service import create_app
 from tests.api import bearer, create
-from tests.played import replay
 from tests.service.test_openapi import Checked
 
 OPERATOR = bearer("operator-secret")

@@ -16,6 +16,7 @@ import threading
 import orjson
 import pytest
 
+from bench.played import replay
 from engine.games import GAMES
 from engine.playout import play
 from schemas import api
@@ -23,7 +24,6 @@ from service import create_app
 from service.uploads import AtOnce
 from tests.conftest import served
 from tests.e2e.test_refusals_over_http import post_head, read_answer
-from tests.played import replay
 
 
 def test_the_longest_game_the_options_allow_verifies_with_room_to_spare(client):

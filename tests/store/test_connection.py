@@ -5,6 +5,7 @@ import time
 
 import redis
 
+from schemas import api
 from store import connection
 
 
@@ -57,3 +58,8 @@ def test_past_its_size_the_pool_waits_for_a_connection_to_be_released(redis_url)
     for each in (*held, *got):
         pool.release(each)
     assert len(pool._in_use_connections) == 0
+
+
+def test_a_client_waits_for_an_answer_longer_than_any_request_may_wait():
+    # A blocking read the API allows (`wait`) must end before the client gives up on Redis.
+    assert connection.READ_TIMEOUT_S > api.LONGEST_WAIT_S

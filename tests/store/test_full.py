@@ -21,7 +21,7 @@ from store.log import Writing
 from store.scheduler import ALIVE_S
 from store.strays import unmarked
 from tests.conftest import _free_port, start_redis, stop
-from tests.store.conftest import new_game
+from tests.store.conftest import append, new_game
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_a_move_whose_mark_is_refused_is_answered_as_written_and_found_by_the_sw
 def test_the_sweep_leaves_games_judged_marked_or_claimed(own):
     ids = [new_game(own, f"g{n}") for n in range(4)]
     for game_id in ids:
-        own.log.append(game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
+        append(own, game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
                        submission=True)
     judged, marked, claimed, stray = ids
     own.redis.hset(keys.game(judged).proj, "judged", 2)
@@ -87,7 +87,7 @@ def test_the_sweep_goes_through_every_game_a_slice_at_a_time(own):
     ids = [new_game(own, f"g{n}") for n in range(5)]
     for game_id in ids:
         own.redis.zadd(keys.GAMES, {game_id: int(game_id[1:])})
-        own.log.append(game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
+        append(own, game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
                        submission=True)
     passes = [own.strays.look(at_once=2) for _ in range(4)]
     assert passes == [["g4", "g3"], ["g2", "g1"], ["g0"], ["g4", "g3"]]  # newest first
@@ -96,7 +96,7 @@ def test_the_sweep_goes_through_every_game_a_slice_at_a_time(own):
 def test_health_counts_a_pending_move_that_no_mark_names(own):
     game_id = new_game(own)
     own.redis.zadd(keys.GAMES, {game_id: time.time()})
-    own.log.append(game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
+    append(own, game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
                    submission=True)
     waiting = health.pending(own.redis)
     assert (waiting.submissions, waiting.games) == (1, 1)

@@ -1,10 +1,10 @@
 """Games loaded whole from elsewhere: stored as given in one script, or not at all."""
 
+from bench.played import replay, stored
 from engine import log
 from engine.games import GAMES
 from store import keys
 from store.games import Loaded
-from tests.played import replay, stored
 from tests.store.conftest import new_game
 
 
@@ -21,9 +21,9 @@ def test_a_loaded_game_reads_back_entry_for_entry_with_its_verdict_index(store):
     assert store.log.head("h1") == head
     verdicts = {e["of"]: e["seq"] for e in document["entries"]
                 if e["type"] in (log.ACCEPTED, log.REJECTED)}
-    assert store.log.verdict_seqs("h1") == verdicts
+    assert {of: store.log.verdict("h1", of)["seq"] for of in verdicts} == verdicts
     assert store.games.secret("h1") == ("load", [])
-    meta = store.games.meta("h1")
+    meta = store.games.context("h1", None).meta
     assert meta["players"] == document["players"]
     assert meta["created_at"] == document["entries"][0]["at"]
     assert meta["submitted"] == max(e["seq"] for e in document["entries"]

@@ -11,6 +11,7 @@ import time
 
 from store import Store
 from store.log import ACCEPTED
+from tests.store.conftest import append
 
 FOLLOWERS = 200
 
@@ -21,7 +22,7 @@ def _game(store: Store, game_id: str) -> None:
 
 
 def _append(store: Store, game_id: str, count: int = 1) -> None:
-    store.log.append(game_id, [{"type": "note", "n": i} for i in range(count)])
+    append(store, game_id, [{"type": "note", "n": i} for i in range(count)])
 
 
 def _clients(store: Store) -> int:
@@ -129,6 +130,6 @@ def test_a_verdict_wait_finds_the_verdict_among_the_entries(store):
     threads, got = _waiting(store, "hub-verdict", 1)
     _until(lambda: "hub-verdict" in store.hub.following())
     _append(store, "hub-verdict")
-    store.log.append("hub-verdict", [{"type": ACCEPTED, "of": 1}])
+    append(store, "hub-verdict", [{"type": ACCEPTED, "of": 1}])
     threads[0].join(5)
     assert got[0][0]["seq"] == 1

@@ -1,6 +1,5 @@
 """A game's lock, and the audit records workers write while they rebuild a game."""
 
-import threading
 
 import pytest
 
@@ -8,7 +7,7 @@ from store import keys
 from store.audits import TTL_S, AuditStatus
 from store.batch import Batch
 from store.locks import Locked
-from tests.store.conftest import new_game, submit
+from tests.store.conftest import new_game, once_blocked, submit
 
 
 def judging(store, game_id, cached=-1):
@@ -54,10 +53,8 @@ def test_waiting_for_an_audit_returns_when_it_is_done(store):
     assert new
     assert store.audits.read(game_id, number) == {"status": "queued", "claimed": {"0": 41}}
     done = {"status": AuditStatus.DONE, "ok": True}
-    later = threading.Timer(0.2, store.audits.save, [game_id, number, done])
-    later.start()
-    assert store.audits.read(game_id, number, wait_s=30) == {"status": "done", "ok": True}
-    later.join()
+    with once_blocked(store, "blmove", lambda: store.audits.save(game_id, number, done)):
+        assert store.audits.read(game_id, number, wait_s=30) == {"status": "done", "ok": True}
 
 
 def test_identical_audit_requests_share_one_audit_and_another_claim_or_version_does_not(store):

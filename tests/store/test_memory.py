@@ -6,7 +6,7 @@ import redis
 from engine import log
 from store import Store, keys
 from tests.conftest import ROOT, _free_port, start_redis, stop
-from tests.store.conftest import new_game, submit
+from tests.store.conftest import append, new_game, submit
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def test_the_verdict_index_of_a_long_game_stays_a_listpack(configured):
     for _ in range(700):
         seq = submit(configured, game_id).seq
         rejected = {"type": log.REJECTED, "of": seq, "seat": 0}
-        assert configured.log.append(game_id, [rejected], verdicts=[(seq, 0)]).outcome == "ok"
+        assert append(configured, game_id, [rejected], verdicts=[(seq, 0)]).outcome == "ok"
     index = keys.game(game_id).verdict
     assert configured.redis.hlen(index) == 700
     assert configured.redis.object("encoding", index) == b"listpack"

@@ -10,7 +10,7 @@ from engine.game import Table
 from engine.games import GAMES
 from engine.playout import play
 from store.projections import Position, Projection, Status, state_json
-from tests.store.conftest import new_game, submit
+from tests.store.conftest import append, new_game, submit
 
 
 def test_a_new_games_projections_describe_its_deal(store):
@@ -53,7 +53,7 @@ def test_projections_written_with_an_append_describe_the_version_it_reaches(stor
     submission = {"seq": seq, "seat": 0, "move": {"type": "draw"}}
     after, body = log.verdict(game, state, submission)
     projection = Projection.of(game, after, judged=seq)
-    store.log.append(game_id, [body], verdicts=[(seq, 0)], projection=projection)
+    append(store, game_id, [body], verdicts=[(seq, 0)], projection=projection)
     assert store.projections.position(game_id).at == 3
     assert store.log.progress(game_id) == (2, 2)
 

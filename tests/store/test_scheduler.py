@@ -1,6 +1,5 @@
 """The scheduler: games marked dirty, claimed by drains, put back when a claim lapses."""
 
-import threading
 
 from freezegun import freeze_time
 
@@ -8,6 +7,7 @@ from store import Store
 from store.batch import Batch
 from store.keys import BELL, CLAIMED, DIRTY, MARKS, draining
 from store.scheduler import AT_ONCE, Marked, Ring
+from tests.store.conftest import once_blocked
 
 
 def test_a_waiting_drain_is_woken_by_the_bell_a_marked_game_rings(store):
@@ -19,10 +19,8 @@ def test_a_waiting_drain_is_woken_by_the_bell_a_marked_game_rings(store):
     # the game marked last; it never piles up
     assert scheduler.next_dirty(0, linger_s=0) == ["first"]
     store.redis.delete(BELL)
-    later = threading.Timer(0.2, scheduler.mark_dirty, ["second"])
-    later.start()
-    assert scheduler.next_dirty(0, linger_s=30) == ["second"]
-    later.join()
+    with once_blocked(store, "blpop", lambda: scheduler.mark_dirty("second")):
+        assert scheduler.next_dirty(0, linger_s=30) == ["second"]
 
 
 def test_the_claim_after_a_ring_carries_commands_about_the_game_the_bell_named(store):
@@ -37,10 +35,8 @@ def test_the_claim_after_a_ring_carries_commands_about_the_game_the_bell_named(s
     assert scheduler.next_dirty(0, linger_s=0, along=along) == ["g"]
     assert asked == []  # no ring was waited for: nothing to send along
     store.redis.delete(BELL)
-    later = threading.Timer(0.2, scheduler.mark_dirty, ["rung"])
-    later.start()
-    assert scheduler.next_dirty(0, linger_s=30, along=along) == ["rung"]
-    later.join()
+    with once_blocked(store, "blpop", lambda: scheduler.mark_dirty("rung")):
+        assert scheduler.next_dirty(0, linger_s=30, along=along) == ["rung"]
     # One batch: the claim's answer, then the command sent along (run after the claim).
     [(game_id, (claimed, score))] = asked
     assert game_id == "rung" and claimed == [b"rung"] and score is not None
@@ -51,10 +47,8 @@ def test_a_drain_told_no_game_waited_waits_for_the_bell_before_it_claims(store):
     waits for the next mark's ring first, and claims then."""
     scheduler = store.scheduler
     store.redis.zadd(DIRTY, {"unrung": 1.0})  # as a mark would, but without the ring
-    later = threading.Timer(0.2, scheduler.mark_dirty, ["rung"])
-    later.start()
-    claimed = scheduler.next_dirty(0, linger_s=5, at_most=2, bell_first=True)
-    later.join()
+    with once_blocked(store, "blpop", lambda: scheduler.mark_dirty("rung")):
+        claimed = scheduler.next_dirty(0, linger_s=5, at_most=2, bell_first=True)
     assert claimed == ["unrung", "rung"]  # claimed once "rung" rang, not before
     store.redis.zadd(DIRTY, {"unrung-too": 1.0})
     assert scheduler.next_dirty(0, linger_s=5, at_most=2) == ["unrung-too"]  # at once
@@ -80,9 +74,10 @@ def test_games_are_claimed_oldest_first_and_a_lapsed_claim_is_put_back(store):
     with freeze_time("2026-11-23 10:00:01", tick=True):
         scheduler.mark_dirty("new")
         assert scheduler.next_dirty(0, linger_s=0) == ["old"]
-        assert scheduler.reclaim_lapsed() == 0
+        scheduler.tend("w")  # a heartbeat takes back lapsed claims: this one has not lapsed
+        assert store.redis.zrange(CLAIMED, 0, -1) == [b"old"]
     with freeze_time("2026-11-23 10:01:00", tick=True):
-        assert scheduler.reclaim_lapsed() == 1
+        scheduler.tend("w")
     assert store.redis.zrange(DIRTY, 0, -1) == [b"new", b"old"]
     assert store.redis.zcard(CLAIMED) == 0
 

@@ -16,6 +16,7 @@ from store.locks import Locked
 from store.log import Writing
 from store.projections import Status
 from store.scheduler import Marked
+from tests.store.conftest import append, wait_past
 from workers import jobs
 from workers.validation import ReadAhead, has_pending, judge, judge_pending
 
@@ -31,9 +32,8 @@ def new_game(store, seed="w"):
 
 
 def submit(store, game_id, seat, move):
-    return store.log.append(
-        game_id, [{"type": log.SUBMITTED, "seat": seat, "move": move}], submission=True
-    ).seq
+    body = {"type": log.SUBMITTED, "seat": seat, "move": move}
+    return append(store, game_id, [body], submission=True).seq
 
 
 def kinds(store, game_id):
@@ -52,7 +52,7 @@ def test_pending_submissions_are_judged_in_one_batch(store):
         "move-accepted", "move-accepted", "move-rejected",
     ]
     assert not has_pending(store, game_id)
-    assert store.log.verdict_seqs(game_id) == {2: 5, 3: 6, 4: 7}
+    assert {seq: store.log.verdict(game_id, seq)["seq"] for seq in (2, 3, 4)} == {2: 5, 3: 6, 4: 7}
 
 
 def test_judging_twice_writes_nothing_twice(store):
@@ -83,7 +83,7 @@ def test_projections_follow_the_verdicts(store):
     position = store.projections.position(game_id)
     assert (position.at, position.to_act, position.status) == (3, (0,), Status.IN_PROGRESS)
     seed, decks = store.games.secret(game_id)
-    meta = store.games.meta(game_id)
+    meta = store.games.context(game_id, None).meta
     replayed = log.state_at(GAMES["coloretto"], log.table_of(meta, seed, decks),
                             store.log.entries(game_id))
     assert replayed.drawn is not None
@@ -98,7 +98,7 @@ def test_drain_job_judges_every_dirty_game(store, redis_url, monkeypatch):
     jobs.drain(linger_s=0)
     # Worker processes of other tests may share the drain; either way nothing stays pending.
     for game_id in games:
-        store.log.wait(game_id, 2, 5000)
+        wait_past(store, game_id, 2, 5000)
         assert not has_pending(store, game_id)
         assert kinds(store, game_id)[-1] == "move-accepted"
 

@@ -1,7 +1,10 @@
 """A turn: draw then place on a row with room, or take a row and sit out the round."""
 
+import random
+
 import pytest
 
+from engine import codec
 from engine.games.coloretto import GAME, JOKER, PLUS_TWO, Drew, Placed, Took
 from tests.engine.coloretto.support import Driver, dealt, illegal, stack, with_rows
 
@@ -155,10 +158,16 @@ def test_the_listed_moves_are_a_draw_and_each_row_with_cards_and_each_does_so():
     assert [(f["type"], f.get("row")) for f in done] == [("drew", None), ("took", 0), ("took", 2)]
 
 
-def test_apply_leaves_the_old_state_unchanged():
-    state = fresh()
-    GAME.apply(state, 0, {"type": "draw"}, 2)
-    assert state == fresh()
+def test_apply_leaves_every_earlier_state_as_it_was():
+    # A state shares its unchanged parts with the one before it (and the table's options with
+    # all of them): a move that changed any part in place would change an earlier state too.
+    rnd, state, before = random.Random(4), fresh(), []
+    while not GAME.is_over(state):
+        before.append((state, codec.encode(state)))
+        (seat,) = GAME.to_act(state)
+        state = GAME.apply(state, seat, rnd.choice(GAME.legal_moves(state, seat)), 2).state
+    assert len(before) > 50
+    assert [codec.encode(s) for s, _ in before] == [encoded for _, encoded in before]
 
 
 def test_holding_a_drawn_card_is_reported_before_anything_wrong_with_the_row():

@@ -1,9 +1,10 @@
 """Finished games played in process by `engine.playout`, as the replay documents a server serves.
 
-Playing a game costs 10 to 150 ms; the transfer tests need hundreds. A game played once is
-told again under other players' names and another creation time (`retold`): its moves and
-verdicts are the same, but its every hash differs, so it is another game to a server. Only its
-first entry differs, so the canonical bytes of the others are computed once for all tellings.
+Playing a game costs 10 to 150 ms; bench/transfer.py and the transfer tests need hundreds
+(the tests import them from here: bench/ never imports tests/). A game played once is told
+again under other players' names and another creation time (`retold`): its moves and verdicts
+are the same, but its every hash differs, so it is another game to a server. Only its first
+entry differs, so the canonical bytes of the others are computed once for all tellings.
 """
 
 from __future__ import annotations

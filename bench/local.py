@@ -1,0 +1,61 @@
+"""What a benchmark or a test runs on this machine: a free port on 127.0.0.1, a redis-server
+answering on it, and the chromium the pages are driven with.
+
+The benchmarks measure what the tests check, on the same processes; both take them from here
+(bench/ never imports tests/).
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+
+import redis
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+_REDIS_UP_SECONDS = 10
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_redis(port: int, *options: str) -> subprocess.Popen:
+    """redis-server on 127.0.0.1:`port` (with `options`: a config file first, then flags),
+    answering; the caller stops it by its pid. One that never answers is stopped, and raises."""
+    server = shutil.which("redis-server")
+    if server is None:
+        raise RuntimeError("redis-server is not installed: run `make test`, which installs it")
+    proc = subprocess.Popen([server, *options, "--port", str(port), "--bind", "127.0.0.1"],
+                            stdout=subprocess.DEVNULL)
+    client = redis.Redis(port=port)
+    try:
+        _wait_for(client, proc)
+    except RuntimeError:
+        proc.terminate()
+        proc.wait(10)
+        raise
+    finally:
+        client.close()
+    return proc
+
+
+def _wait_for(client: redis.Redis, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + _REDIS_UP_SECONDS
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"redis-server exited with {proc.returncode} before answering")
+        try:
+            client.ping()
+            return
+        except redis.ConnectionError:
+            time.sleep(0.02)
+    raise RuntimeError(f"redis-server did not answer within {_REDIS_UP_SECONDS} s")
