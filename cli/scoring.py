@@ -70,7 +70,7 @@ def failures(report: Mapping[str, Any]) -> str | None:
 
 
 def print_report(console: Console, report: Mapping[str, Any]) -> None:
-    """The audit report of CONTRACT.md section 6, read aloud."""
+    """The audit report of docs/api.md, Audits, read aloud."""
     console.print(f"hash chain: {_verdict(report['hash_chain_ok'])}; "
                   f"seed against its commitment: {_verdict(report['seed_ok'])}; "
                   f"verdicts and score re-judged: {_verdict(report['replay_ok'])}")

@@ -22,7 +22,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def report(*args: Any, **kwargs: Any) -> dict[str, Any]:
-    """The audit report of CONTRACT.md section 6 (the arguments are `rebuilt`'s)."""
+    """The audit report of docs/api.md, Audits (the arguments are `rebuilt`'s)."""
     return rebuilt(*args, **kwargs)[0]
 
 
@@ -217,7 +217,7 @@ def replay_secret(document: Mapping[str, Any]) -> Secret:
 
 
 def verify_replay(document: Mapping[str, Any]) -> dict[str, Any]:
-    """The audit report of a replay document (CONTRACT.md section 5), with no stored game."""
+    """The audit report of a replay document (docs/api.md, Audits), with no stored game."""
     return replay_rebuilt(document)[0]
 
 

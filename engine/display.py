@@ -5,9 +5,10 @@ on top). Callers keep their rows however they like and pass the codes in; every 
 is pure and derives everything from the cards, so removing the top card of a row (keltis-nwnz's
 discard tile: `without_top`) simply re-derives the direction from the cards that remain.
 
-Card codes (CONTRACT.md section 9): colours `R Y G B V`; numbered cards `X0`..`X10`; final
-cards `XF` (keltis-card); point cards `P0`..`P10` (keltis-card; their colour is none, their
-value the grey corner number). Games without finals or point cards simply never pass them.
+Card codes (docs/api.md, Titles, cards and moves): colours `R Y G B V`; numbered cards
+`X0`..`X10`; final cards `XF` (keltis-card); point cards `P0`..`P10` (keltis-card; their colour
+is none, their value the grey corner number). Games without finals or point cards simply never
+pass them.
 
 API:
 - `colour_of(card)` -> colour letter or None (point cards); `value_of(card)` -> int or None

@@ -1,4 +1,4 @@
-"""Score breakdowns with provenance (CONTRACT.md section 7), shared by every game.
+"""Score breakdowns with provenance (docs/api.md, Score breakdowns), shared by every game.
 
 Every point lives in exactly one `Component`; a seat's total is the sum of its components;
 `events` names the log entries that produced the points, so a dispute can be settled by

@@ -1,4 +1,4 @@
-"""The deterministic shuffle of CONTRACT.md section 8, exactly as published."""
+"""The deterministic shuffle of docs/api.md, Deterministic shuffles, exactly as published."""
 
 import hashlib
 import struct

@@ -1,4 +1,4 @@
-"""Request and answer schemas of the HTTP API (CONTRACT.md sections 2 to 7).
+"""Request and answer schemas of the HTTP API (docs/api.md).
 
 Request schemas load and validate bodies and query strings; answer schemas document the
 shapes every client may rely on and feed /openapi.json. Answers are built as plain dicts.
@@ -41,6 +41,11 @@ LONGEST_SEED = 256
 LARGEST_DECK = 200
 MOST_DECKS = 50
 LONGEST_CARD = 32
+# A log entry's number: past it the store could not count (Redis's 64-bit integers); also the
+# largest integer a JSON client reads exactly.
+HIGHEST_SEQ = 2**53 - 1
+# A Last-Event-ID: a seq in at most 15 digits (below HIGHEST_SEQ).
+LAST_EVENT_ID = r"[0-9]{1,15}"
 EVENTS_PAGE = 500
 LARGEST_EVENTS_PAGE = 5000
 GAMES_PAGE = 50
@@ -124,14 +129,14 @@ class IdempotencyKey(Schema):
 
 class At(Schema):
     at = fields.Integer(
-        validate=validate.Range(min=1),
+        validate=validate.Range(min=1, max=HIGHEST_SEQ),
         metadata={"description": "answer as of right after this log entry"},
     )
 
 
 class EventsQuery(Schema):
     after = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=HIGHEST_SEQ),
         metadata={"description": "entries after this seq (default 0, or Last-Event-ID)"},
     )
     limit = fields.Integer(
@@ -156,7 +161,9 @@ class LastEventId(Schema):
 
     last_event_id = fields.String(
         data_key="Last-Event-ID",
-        metadata={"description": "with text/event-stream and no `after`: resume after this seq"},
+        # Checked by the view (400 `bad-last-event-id`), which names the header.
+        metadata={"description": "with text/event-stream and no `after`: resume after this seq",
+                  "pattern": f"^{LAST_EVENT_ID}$"},
     )
 
 
@@ -164,12 +171,12 @@ class ViewsQuery(Schema):
     first = fields.Integer(
         data_key="from",
         load_default=1,
-        validate=validate.Range(min=1),
+        validate=validate.Range(min=1, max=HIGHEST_SEQ),
         metadata={"description": "first entry of the range"},
     )
     last = fields.Integer(
         data_key="to",
-        validate=validate.Range(min=1),
+        validate=validate.Range(min=1, max=HIGHEST_SEQ),
         metadata={"description": "last entry of the range (default the log's version)"},
     )
     score = fields.Boolean(
@@ -304,7 +311,7 @@ class Verdict(Schema):
 
 
 class Entry(Schema):
-    """A log entry (CONTRACT.md section 5): these four fields, then its type's own."""
+    """A log entry (docs/api.md, The log): these four fields, then its type's own."""
 
     class Meta:
         unknown = INCLUDE

@@ -7,6 +7,7 @@ from flask import current_app
 from schemas import api
 from service import handlers, timeline, uploads
 from service.auth import Seen
+from service.problems import PROBLEM_JSON
 from service.web import Blueprint, about_game, answer, store
 
 bp = Blueprint("audits", __name__, url_prefix="/v1", description=__doc__)
@@ -43,6 +44,9 @@ def audit_report(game: Seen, query: dict, number: int):
 @uploads.bounded
 @bp.arguments(api.ReplayDocument, largest=api.LARGEST_UPLOAD)
 @bp.response(200, api.AuditReport)
+@bp.alt_response(422, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+    "a game recorded under rules this server does not hold (`unknown-rules-version`); a"
+    " document that is not a replay at all is a 400 (`malformed-replay`)"))
 def verify(document: dict):
     """Verify an uploaded replay document: no stored game needed."""
     return answer(handlers.verify(document))
@@ -53,7 +57,10 @@ def verify(document: dict):
 @bp.arguments(api.ReplayDocument, largest=api.LARGEST_UPLOAD)
 @bp.arguments(api.ViewsQuery, location="query")
 @bp.response(200, api.Views)
-@bp.alt_response(422, HTTPStatus.UNPROCESSABLE_ENTITY.name)
+@bp.alt_response(422, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+    "a replay that reveals neither its seed nor its deal (`replay-not-rebuildable`: one a"
+    " seat or a spectator downloaded while the game ran), or a game recorded under rules this"
+    " server does not hold (`unknown-rules-version`)"))
 def replay_views(document: dict, query: dict):
     """The table at every step of an uploaded replay (one that reveals its seed or deal)."""
     return answer(timeline.uploaded(document, query))

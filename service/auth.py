@@ -79,14 +79,16 @@ def bearer(authorization: str) -> str | None:
 
 def operator(configured: str | None, authorization: str) -> None:
     """Only the operator may import games, with the token the service is configured with
-    (TABLELOG_IMPORT_TOKEN); without one configured, importing is off."""
+    (TABLELOG_IMPORT_TOKEN); without one configured, importing is off. A request with no
+    token is a 401 either way (RFC 9110: it lacks credentials, whatever the server takes);
+    a token on a server that takes none is a 403."""
+    token = bearer(authorization)
+    if token is None:
+        raise Problem(401, "token-required", "importing a game needs the operator's import token")
     if not configured:
         raise Problem(
             403, "import-disabled", "this server takes no imports (TABLELOG_IMPORT_TOKEN is unset)"
         )
-    token = bearer(authorization)
-    if token is None:
-        raise Problem(401, "token-required", "importing a game needs the operator's import token")
     # from_prefixed_env reads a token of digits as a number.
     if not hmac.compare_digest(token.encode(), str(configured).encode()):
         raise Problem(401, "bad-token", "this is not the operator's import token")

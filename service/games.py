@@ -8,6 +8,7 @@ from schemas import api
 from service import handlers, imports, streams, timeline
 from service.auth import Seen
 from service.headers import NO_STORE
+from service.openapi import game_links
 from service.problems import PROBLEM_JSON, Problem
 from service.web import Blueprint, about_game, answer, by_operator, store
 
@@ -17,6 +18,7 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
 @bp.post("")
 @bp.arguments(api.CreateGame)
 @bp.response(201, api.Created)
+@bp.doc(responses={201: game_links()})
 def create(body: dict):
     """Create a game.
 
@@ -133,6 +135,10 @@ def events(game: Seen, page: dict, headers: dict):
     after = streams.resume_point(page.get("after"), headers.get("last_event_id"))
     form = request.accept_mimetypes.best
     if page["follow"]:
+        # A client that takes any type (`*/*`, or no Accept) gets NDJSON: 406 only when it
+        # takes neither stream (RFC 9110 section 12.5.1).
+        accepted = request.accept_mimetypes
+        form = accepted.best_match([streams.NDJSON, streams.SSE]) if accepted else streams.NDJSON
         if form not in (streams.NDJSON, streams.SSE):
             raise Problem(
                 406,

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import quote
 
 import flask_smorest
 from flask import Flask
 
+from engine.games import GAMES
 from schemas import api
 from schemas.moves import COMPONENTS
 from service import problems
@@ -82,3 +84,52 @@ def register(app: Flask, *blueprints: Blueprint) -> None:
         doc.spec.components.schema(name, schema=schema)
     for blueprint in blueprints:
         doc.register_blueprint(blueprint)
+    doc.spec.components.schemas[api.CreateGame.__name__]["oneOf"] = _seats_by_title()
+
+
+def _seats_by_title() -> list[dict[str, Any]]:
+    """How many players each title takes, from the games registry: a body naming a title
+    with another count of players is refused (400 `bad-player-count`), so the document says
+    so, and generated clients and fuzzers send what the service takes."""
+    return [
+        {
+            "properties": {
+                "game": {"const": name},
+                "players": {
+                    "minItems": min(game.seat_counts),
+                    "maxItems": max(game.seat_counts),
+                    "description": f"{name}: {', '.join(map(str, game.seat_counts))} players",
+                },
+            },
+            "required": ["game"],
+        }
+        for name, game in sorted(GAMES.items())
+    ]
+
+
+# What a client can do with the game it created, by the operations that take its id: generated
+# clients and stateful fuzzers follow these links from the answer to `POST /v1/games`.
+_GAME_OPERATIONS = {
+    "summary": ("/v1/games/{game_id}", "get"),
+    "state": ("/v1/games/{game_id}/state", "get"),
+    "legal-moves": ("/v1/games/{game_id}/legal-moves", "get"),
+    "move": ("/v1/games/{game_id}/moves", "post"),
+    "events": ("/v1/games/{game_id}/events", "get"),
+    "views": ("/v1/games/{game_id}/views", "get"),
+    "score": ("/v1/games/{game_id}/score", "get"),
+    "replay": ("/v1/games/{game_id}/replay", "get"),
+    "audit": ("/v1/games/{game_id}/audit", "post"),
+}
+
+
+def game_links() -> dict[str, Any]:
+    """The OpenAPI links of a created game (`@bp.doc(responses={201: game_links()})`): each
+    of its operations, with `game_id` the answer's `id`."""
+    return {"links": {
+        name: {
+            "operationRef": "#/paths/" + quote(path.replace("/", "~1")) + "/" + method,
+            "parameters": {"game_id": "$response.body#/id"},
+            "description": f"{method.upper()} {path} of the game created",
+        }
+        for name, (path, method) in _GAME_OPERATIONS.items()
+    }}

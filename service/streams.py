@@ -10,6 +10,7 @@ with server-sent events, with the `Last-Event-ID` header that EventSource sends 
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 from collections.abc import Iterable, Iterator
@@ -23,6 +24,7 @@ from gevent.monkey import is_module_patched
 from engine import log
 from engine.game import Viewer
 from engine.visibility import redact
+from schemas import api
 from service.auth import Seen
 from service.problems import Problem
 from store import Store
@@ -72,6 +74,10 @@ def server_sent(batches: Iterable[Batch | None]) -> Response:
     return Response(events(), mimetype=SSE, headers={"Cache-Control": "no-cache"})
 
 
+# A seq as Last-Event-ID sends it: ASCII digits, within what a log can hold (api.HIGHEST_SEQ).
+_SEQ = re.compile(api.LAST_EVENT_ID)
+
+
 # Each entry a process sends followers is redacted and encoded once for each viewer, not once
 # for each follower: 5,000 spectators of a game share one encoding of each new entry. Keyed by
 # the entry's hash too (a failover that lost entries may give their seqs to others); emptied
@@ -91,14 +97,14 @@ def _encoded(game_id: str, entry: dict[str, Any], viewer: Viewer) -> bytes:
 
 
 def resume_point(after: int | None, last_event_id: str | None) -> int:
-    """Where a stream starts: `after`, else the Last-Event-ID of a reconnecting EventSource."""
+    """Where a stream starts: `after`, else the Last-Event-ID of a reconnecting EventSource
+    (checked even when `after` wins: a request is refused for what it sends, whatever it
+    uses)."""
+    if last_event_id is not None and not _SEQ.fullmatch(last_event_id):
+        raise Problem(400, "bad-last-event-id", "Last-Event-ID must be the seq of an entry")
     if after is not None:
         return after
-    if last_event_id is None:
-        return 0
-    if not last_event_id.isdigit():
-        raise Problem(400, "bad-last-event-id", "Last-Event-ID must be the seq of an entry")
-    return int(last_event_id)
+    return int(last_event_id or 0)
 
 
 class Client:

@@ -99,7 +99,8 @@ _BY_OPERATOR = {str(s.value): s.name for s in (HTTPStatus.UNAUTHORIZED, HTTPStat
 
 def by_operator(view: Callable[..., Response]) -> Callable[..., Response]:
     """Put right under the route: only the operator's token passes, before any input is read,
-    and the route documents it (401 without it, 403 on a server that takes none)."""
+    and the route documents it (401 without it, 403 with a token on a server that takes
+    none)."""
 
     @functools.wraps(view)
     def checked(*args: Any, **kwargs: Any) -> Response:
@@ -229,9 +230,9 @@ def _sent_body(req: Any) -> bytes:
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
-    """A body's JSON object; an empty body is `{}`."""
+    """A body's JSON object; an empty body is `{}` (one of blanks is not JSON: 400)."""
     try:
-        data = orjson.loads(raw) if raw.strip() else {}
+        data = orjson.loads(raw) if raw else {}
     except orjson.JSONDecodeError as bad:
         raise Problem(400, "invalid-json", f"the body is not JSON: {bad}") from None
     if not isinstance(data, dict):

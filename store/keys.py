@@ -3,7 +3,7 @@
 Every key of a game shares the hash tag `{id}`, so a game can live on one Redis Cluster shard.
 Per game:
 - `tl:{id}:log`       stream; entry `seq` has the stream id `seq-0` and one field `e`, the
-                      entry's canonical JSON with its `hash` (CONTRACT.md section 5);
+                      entry's canonical JSON with its `hash` (docs/api.md, The log);
 - `tl:{id}:meta`      hash: game, players, options, created_at, seed_commitment,
                       rules_version, version (last seq), hash (last entry's hash), submitted
                       (last submission's seq), audits;

@@ -1,7 +1,8 @@
 """Coloretto (Michael Schacht, Abacusspiele 2002) for 3 to 5 players.
 
-Rules: shared/rules/coloretto.md and the original shared/seeds/coloretto.it.txt; setup, card
-names and moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes.md.
+Rules: the rule book (its Italian text) and its English digest; setup, card
+names and moves: docs/api.md (Titles, cards and moves); readings of open questions:
+docs/rules-notes.md.
 
 A turn is either a draw followed by a place (two log entries), or a take. A match of several
 deals (`deals`, four unless set: "vince il giocatore che dopo quattro partite ha più punti")

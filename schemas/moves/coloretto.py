@@ -1,4 +1,4 @@
-"""Coloretto moves (CONTRACT.md section 9): draw, place on a row, take a row."""
+"""Coloretto moves (docs/api.md, Titles, cards and moves): draw, place on a row, take a row."""
 
 from schemas.moves.common import Move, index, move_type
 

@@ -1,4 +1,4 @@
-"""Hermit moves (CONTRACT.md section 9): a starting card, a play, a Stagecoach card.
+"""Hermit moves (docs/api.md, Titles, cards and moves): a starting card, a play, a Stagecoach card.
 
 A card is named by its lower-case hyphenated Decktet name; whether it exists and is held is
 the engine's to judge (it answers with the rule broken). A play without `group` starts a new

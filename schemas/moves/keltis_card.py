@@ -1,4 +1,4 @@
-"""Keltis card game moves (CONTRACT.md section 9): play, discard, wish, draw, pass."""
+"""Keltis card game moves (docs/api.md, Titles): play, discard, wish, draw, pass."""
 
 from marshmallow import fields, validate
 

@@ -1,5 +1,5 @@
-"""Keltis "Neue Wege, neue Ziele" moves (CONTRACT.md section 9): move a pawn with a card,
-discard, the follow-ups a tile demands (clover, discard-tile), draw."""
+"""Keltis "Neue Wege, neue Ziele" moves (docs/api.md, Titles): move a pawn with a card, discard,
+ the follow-ups a tile demands (clover, discard-tile), draw."""
 
 from marshmallow import fields, validate
 

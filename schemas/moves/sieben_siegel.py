@@ -1,4 +1,4 @@
-"""Die sieben Siegel moves (CONTRACT.md section 9): predict, saboteur, play, return.
+"""Die sieben Siegel moves (docs/api.md, Titles, cards and moves): predict, saboteur, play, return.
 
 A prediction maps seal colours to trick counts (an empty object predicts no trick); `from`
 names, per colour the supply lacks, one seat to take each missing seal from. Whether the

@@ -1,4 +1,4 @@
-"""The log as data: the hash chain of CONTRACT.md section 5, verdicts, and folding into states."""
+"""The log as data: the hash chain (docs/api.md, The log), verdicts, and folding into states."""
 
 import hashlib
 import json

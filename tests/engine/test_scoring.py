@@ -1,4 +1,4 @@
-"""Score breakdowns (CONTRACT.md section 7): ranks with ties, lowest wins, the JSON shape."""
+"""Score breakdowns (docs/api.md): ranks with ties, lowest wins, the JSON shape."""
 
 from engine.scoring import Component, Score, SeatScore, by_seat
 

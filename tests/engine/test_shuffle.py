@@ -1,4 +1,5 @@
-"""The deterministic shuffle of CONTRACT.md section 8: the published vectors and a few by hand."""
+"""The deterministic shuffle (docs/api.md, Deterministic shuffles): the published vectors and a
+few by hand."""
 
 import hashlib
 

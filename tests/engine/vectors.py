@@ -1,4 +1,5 @@
-"""The contract's test vectors (CONTRACT.md sections 5 and 8), read from shared/vectors.
+"""The published test vectors of the hash chain and the shuffle (docs/api.md, The log and
+Deterministic shuffles), read where they are published: shared/vectors beside the repository.
 
 The repository's parent directory holds `shared/`; TABLELOG_SHARED points elsewhere if set.
 """

@@ -64,7 +64,7 @@ def test_a_golden_game_replays_byte_for_byte(path):
     assert game.is_over(final) and entries[-1] == {**log.finished(seed, decks),
                                                   "seq": len(entries)}, differs("the end moved")
     assert log.chain(log.GENESIS, entries)[-1]["hash"] == golden["head"], (
-        "the hash chain no longer reproduces: the canonical JSON or the hash of CONTRACT.md"
+        "the hash chain no longer reproduces: the canonical JSON or the hash of docs/api.md"
         " section 5 changed, and every stored log would fail its audit"
     )
 

@@ -97,5 +97,5 @@ def test_following_a_finished_game_ends_at_its_last_entry_without_waiting(client
 
 def test_following_needs_a_streaming_format(client):
     game = create(client)
-    answer = client.get(game.url("/events?follow=1"))
+    answer = client.get(game.url("/events?follow=1"), headers={"Accept": "application/json"})
     assert answer.status_code == 406 and answer.json["code"] == "not-acceptable"

@@ -6,11 +6,13 @@ an error body that is not a Problem, breaks them: each request below is checked 
 
 import random
 import re
+from urllib.parse import unquote
 
 import pytest
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
+from engine.games import GAMES
 from schemas import api
 from tests.api import create
 
@@ -94,7 +96,7 @@ def test_every_refusal_fits_the_openapi_document(checked):
         checked.get("/v1/games?cursor=not-one"),
         checked.post("/v1/games", json={"game": "hermit", "players": ["a", "b"], "decks": [1]}),
         checked.get(game.url("/state?at=x")),
-        checked.get(game.url("/events?follow=1")),
+        checked.get(game.url("/events?follow=1"), headers={"Accept": "application/json"}),
         checked.post("/v1/replays/views", json=replay),
         checked.get(game.url("/state"), headers={"Authorization": "Bearer forged"}),
         checked.post(game.url("/moves"), json={"move": {"type": "jump"}}, headers=game.seat(0)),
@@ -153,3 +155,34 @@ def test_every_route_about_a_game_documents_its_refusals(client):
     refusals = spec["components"]["responses"]
     assert "`unknown-rules-version`" in refusals["UNPROCESSABLE_ENTITY"]["description"]
     assert "`game-not-found`" in refusals["NOT_FOUND"]["description"]
+
+
+def test_each_title_s_player_counts_are_documented(client):
+    create_game = client.get("/openapi.json").json["components"]["schemas"]["CreateGame"]
+    counts = {v["properties"]["game"]["const"]: v["properties"]["players"]
+              for v in create_game["oneOf"]}
+    assert set(counts) == set(GAMES)
+    for name, game in GAMES.items():
+        assert (counts[name]["minItems"], counts[name]["maxItems"]) == (
+            min(game.seat_counts), max(game.seat_counts))
+    too_few = min(GAMES["coloretto"].seat_counts) - 1
+    refused = client.post("/v1/games", json={"game": "coloretto", "players": ["a"] * too_few})
+    assert refused.json["code"] == "bad-player-count"
+
+
+def test_a_created_game_links_to_its_operations(client):
+    spec = client.get("/openapi.json").json
+    links = spec["paths"]["/v1/games"]["post"]["responses"]["201"]["links"]
+    assert {"summary", "state", "legal-moves", "move", "events", "score", "replay"} <= set(links)
+    for link in links.values():
+        assert link["parameters"] == {"game_id": "$response.body#/id"}
+        _, _, path, method = link["operationRef"].split("/")
+        assert method in spec["paths"][unquote(path).replace("~1", "/")]
+
+
+def test_the_422s_of_uploaded_replays_are_named(client):
+    paths = client.get("/openapi.json").json["paths"]
+    views = paths["/v1/replays/views"]["post"]["responses"]["422"]["description"]
+    assert "`replay-not-rebuildable`" in views
+    assert "`unknown-rules-version`" in paths["/v1/replays/verify"]["post"]["responses"]["422"][
+        "description"]

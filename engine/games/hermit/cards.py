@@ -1,7 +1,8 @@
 """The 36 basic Decktet cards as Hermit uses them: names, ranks, suits and personalities.
 
-Names and canonical order are those of CONTRACT.md section 9. Ranks are numeric for control:
-Ace 1, the numbered cards 2 to 9, Crown 10; an annulled Crown ranks 0 (below its Ace).
+Names and canonical order are those of docs/api.md (Titles, cards and moves). Ranks are
+numeric for control: Ace 1, the numbered cards 2 to 9, Crown 10; an annulled Crown ranks 0
+(below its Ace).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Hermit (P.D. Magnus), a Decktet game for 2 to 5 players: avoid being followed home.
 
-Rules: shared/rules/hermit.md and the original shared/seeds/hermit.it.txt; card names and
-moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes.md.
+Rules: the rule book (its Italian text) and its English digest; card names and
+moves: docs/api.md, Titles, cards and moves; readings of open questions: docs/rules-notes.md.
 
 A game is several hands; hand h is dealt from `table.deck(h, ...)` and begun by seat
 (h-1) mod n. Whenever no group is on the table every seat holding cards chooses a starting card

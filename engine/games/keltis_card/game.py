@@ -1,7 +1,7 @@
 """Keltis – Das Kartenspiel (Reiner Knizia, Kosmos 2009) for 2 to 4 players.
 
-Rules: shared/rules/keltis-card.md and the original shared/seeds/keltis-card.it.txt; cards and
-moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes.md.
+Rules: the rule book (its Italian text) and its English digest; cards and
+moves: docs/api.md, Titles, cards and moves; readings of open questions: docs/rules-notes.md.
 
 A turn is several log entries: one action (`play`, `discard` or `wish`), then one `draw` per
 card used; `to_act` stays on the same seat until the draws are done. The colour rows follow

@@ -1,7 +1,7 @@
 """Keltis "Neue Wege, neue Ziele" (Reiner Knizia, Kosmos), the board-game expansion, 2-4 players.
 
-Rules: shared/rules/keltis-nwnz.md and the original shared/seeds/keltis-nwnz.it.txt; cards and
-moves: CONTRACT.md section 9; readings of open questions: docs/rules-notes.md.
+Rules: the rule book (its Italian text) and its English digest; cards and
+moves: docs/api.md, Titles, cards and moves; readings of open questions: docs/rules-notes.md.
 
 A turn is one log entry to play a card (`move`: into a display row, moving a pawn one cell
 forward onto a cell of the card's colour or a joker cell) or to `discard` it; then the

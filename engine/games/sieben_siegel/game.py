@@ -1,7 +1,7 @@
 """Die sieben Siegel (Stefan Dorra, Abacusspiele 2003) for 3 to 5 players.
 
-Rules: shared/rules/sieben-siegel.md and the original shared/seeds/sieben-siegel.it.txt; cards,
-seals and moves: CONTRACT.md section 9; readings of open questions:
+Rules: the rule book (its Italian text) and its English digest; cards,
+seals and moves: docs/api.md, Titles, cards and moves; readings of open questions:
 docs/rules-notes.md.
 
 A round: each seat once, clockwise from the round's first seat, predicts (takes seals) or

@@ -1,4 +1,4 @@
-"""Setting up a deal (CONTRACT.md section 9) and validating options."""
+"""Setting up a deal (docs/api.md, Titles, cards and moves) and validating options."""
 
 from collections import Counter
 
