@@ -54,7 +54,7 @@ def _following(followed: dict[str, int]) -> dict[str, int]:
 
 
 @bp.get("/v1/boards/<name>")
-@bp.response(200, description="the board as data (engine/boards)")
+@bp.response(200, description="the board as data (its game package's board.json)")
 def board(name: str):
     """A game's board as data."""
     game = GAMES.get(name)
