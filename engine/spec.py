@@ -103,8 +103,11 @@ class Spec:
         return tuple(range(self.seats[0], self.seats[1] + 1))
 
     def to_json(self) -> dict[str, Any]:
+        """The spec as `GET /v1/titles` serves it (moves by type, defaults by seat count)."""
         out = asdict(self)
         out["moves"] = {m.type: _fields_json(m.fields) for m in self.moves}
+        for option in out["options"]:
+            option["defaults"] = {str(n): v for n, v in option["defaults"].items()}
         return out
 
 

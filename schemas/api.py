@@ -464,3 +464,44 @@ class Health(Schema):
     audits_queued = fields.Integer()
     pending = fields.Nested(Waiting)
     following = fields.Nested(Following)
+
+
+# -- titles: each game's declared spec (engine.spec) -------------------------------------------
+
+
+class TitleOption(Schema):
+    name = fields.String(required=True)
+    about = fields.String(required=True)
+    default = fields.Raw(allow_none=True, metadata={"description": "when not given"})
+    kind = fields.String(required=True, metadata={"description": "int, bool or choice"})
+    low = fields.Integer(allow_none=True)
+    high = fields.Integer(allow_none=True)
+    choices = fields.List(fields.Raw())
+    nullable = fields.Boolean(metadata={"description": "null stands for the default"})
+    seats = fields.List(fields.Integer(), metadata={
+        "description": "the seat counts it applies to (all when empty)"})
+    not_for = fields.String(metadata={"description": "why it is refused for other seat counts"})
+    defaults = fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
+        "description": "defaults by seat count, where they differ"})
+
+
+class Title(Schema):
+    """A game as it declares itself: what the pages and the command line read to offer it,
+    check its options, and say its moves and facts as sentences."""
+
+    name = fields.String(required=True)
+    seats = fields.List(fields.Integer(), required=True,
+                        metadata={"description": "the fewest and the most players"})
+    options = fields.List(fields.Nested(TitleOption), required=True)
+    moves = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
+        "description": "each move type's fields as posted: kind, required, bounds, choices"})
+    says = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "a sentence template per move type (docs/design.md, \"Sentences\")"})
+    facts = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                        metadata={"description": "a sentence template per fact kind"})
+    board = fields.Boolean(required=True,
+                           metadata={"description": "drawn on a board: GET /v1/boards/{name}"})
+
+
+class Titles(Schema):
+    titles = fields.List(fields.Nested(Title), required=True)

@@ -78,6 +78,9 @@ SPEC = Spec(
         STAGECOACH: "put {card} on the stagecoach",
     },
     facts={
+        "chose": "{seat:seat} chose {card:card}",
+        "group-started": "{seat:seat} started group {group} with {card}",
+        "new-group": "{seat:seat} started group {group} with {card}",
         "played": "{seat:seat} played {card:card}[ to group {group}][, taking it{?took_control}]",
     },
 )
