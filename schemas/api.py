@@ -16,8 +16,8 @@ from store.connection import LONGEST_WAIT_S
 # A request's body, in bytes (413 past it, before it is read); a replay document may be larger.
 LARGEST_BODY = 1 << 20
 # A replay uploaded for anyone to verify or step through (`/v1/replays/verify`, `/views`): the
-# longest game the options allow, at its most seats, serves 1.7 MB (coloretto, 5 players,
-# 20 deals; sieben-siegel's 30 rounds 1.4 MB), with the default options 0.34 MB, a golden game
+# longest game the options allow, at its most seats, serves 1.7 MB (a match of 20 deals at
+# 5 players; a 30-round trick game 1.4 MB), with the default options 0.34 MB, a golden game
 # at most 0.31 MB (`bench/replay_sizes.py`). Over twice the longest: every byte is loaded and
 # re-judged in the web, 40 to 70 ms of CPU a MB, so a quarter of a second at most.
 LARGEST_UPLOAD = 4 << 20

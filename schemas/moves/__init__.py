@@ -72,7 +72,8 @@ MOVES: dict[str, dict[str, type[Schema]]] = {
 }
 
 
-# Every move schema by the name /openapi.json gives it (`keltis_card_play`).
+# Every move schema by the name /openapi.json gives it: `<title>_<move type>`, dashes as
+# underscores.
 COMPONENTS: dict[str, type[Schema]] = {
     f"{game}-{kind}".replace("-", "_"): schema
     for game, schemas in sorted(MOVES.items())
