@@ -15,12 +15,11 @@ from rich.table import Table
 from cli import tokens
 from cli.client import Failure
 from cli.session import Session, with_session
-
-TITLES = ["coloretto", "hermit", "keltis-card", "keltis-nwnz", "sieben-siegel"]
+from cli.titles import known
 
 
 @click.command()
-@click.option("--game", "title", type=click.Choice(TITLES), help="Only this title.")
+@click.option("--game", "title", help="Only this title (one the server plays).")
 @click.option("--status", type=click.Choice(["in-progress", "finished"]), help="Only these.")
 @click.option("--player", help="Only games with this player.")
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000),
@@ -29,6 +28,8 @@ TITLES = ["coloretto", "hermit", "keltis-card", "keltis-nwnz", "sieben-siegel"]
 def games(session: Session, title: str | None, status: str | None, player: str | None,
           limit: int) -> None:
     """List the games, newest first."""
+    if title is not None:
+        known(session.client(), title)
     query = {"game": title, "status": status, "player": player, "order": "newest"}
     found = _newest(session, {k: v for k, v in query.items() if v}, limit)
     session.emit({"games": found}, lambda console: console.print(_listing(found)))
@@ -57,7 +58,7 @@ def _listing(found: list[dict[str, Any]]) -> Table | str:
 
 
 @click.command()
-@click.argument("title", metavar="GAME", type=click.Choice(TITLES))
+@click.argument("title", metavar="GAME")
 @click.argument("players", nargs=-1, required=True)
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
               help="A game option, e.g. deals=1 or removed_color=pink (repeatable).")
@@ -68,7 +69,9 @@ def _listing(found: list[dict[str, Any]]) -> Table | str:
 @with_session
 def new(session: Session, title: str, players: tuple[str, ...], options: tuple[str, ...],
         seed: str | None, deck: Path | None) -> None:
-    """Create a game; print each seat's link and token once and keep the tokens."""
+    """Create a game of a title the server plays (`GET /v1/titles`); print each seat's link and
+    token once and keep the tokens."""
+    known(session.client(), title)
     body: dict[str, Any] = {"game": title, "players": list(players),
                             "options": dict(map(_option, options))}
     if seed is not None:

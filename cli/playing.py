@@ -13,6 +13,7 @@ from rich.console import Console
 from cli.client import FAILED, Client, Failure, Refused
 from cli.sentences import fact, label
 from cli.session import Session, with_session
+from cli.titles import specs
 from cli.viewing import seat_option
 
 # The longest the API waits for a verdict.
@@ -35,19 +36,23 @@ def moves(session: Session, game: str, seat: int | None) -> None:
     token, unless --seat)."""
     client = session.client(game, seat)
     legal = _legal(client, game, seat)
-    session.emit(legal, lambda console: _listing(console, legal["moves"], _players(client, game)))
+    session.emit(legal, lambda console: _listing(console, legal["moves"], *_seated(client, game)))
 
 
-def _players(client: Client, game: str) -> list[str]:
-    return client.get(f"/v1/games/{game}")["players"]
+def _seated(client: Client, game: str) -> tuple[list[str], dict[str, Any] | None]:
+    """The game's players, and its title's spec (how its moves and facts read)."""
+    summary = client.get(f"/v1/games/{game}")
+    return summary["players"], specs(client).get(summary["game"])
 
 
-def _listing(console: Console, found: list[dict[str, Any]], players: list[str]) -> None:
+def _listing(console: Console, found: list[dict[str, Any]], players: list[str],
+             spec: dict[str, Any] | None) -> None:
     if not found:
         console.print("No legal move for you now.")
     for number, choice in enumerate(found, start=1):
         console.print(f"{number:>4}. {players[choice['seat']]} (seat {choice['seat']}): "
-                      f"{label(choice['move'])}   {json.dumps(choice['move'])}", soft_wrap=True)
+                      f"{label(choice['move'], spec)}   {json.dumps(choice['move'])}",
+                      soft_wrap=True)
 
 
 @click.command()
@@ -69,7 +74,7 @@ def play(session: Session, game: str, move: str, seat: int | None) -> None:
             click.echo(json.dumps(refused.problem, indent=2, ensure_ascii=False))
         raise Failure(f"Rejected: {refused.problem['detail']} ({refused.code}).",
                       FAILED) from None
-    session.emit(answer, lambda console: _verdict(console, answer, _players(client, game)))
+    session.emit(answer, lambda console: _verdict(console, answer, *_seated(client, game)))
 
 
 def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[str, Any]:
@@ -108,11 +113,12 @@ def _post(client: Client, game: str, body: dict[str, Any]) -> Any:
                        headers=headers).json()
 
 
-def _verdict(console: Console, answer: dict[str, Any], players: list[str]) -> None:
+def _verdict(console: Console, answer: dict[str, Any], players: list[str],
+             spec: dict[str, Any] | None) -> None:
     if answer["status"] == "pending":
         console.print(f"Submitted as entry {answer['seq']}; no verdict yet "
                       f"(`tablelog log` shows it once judged).")
         return
     console.print(f"Accepted (entry {answer['seq']}, judged at {answer['version']}).")
     for effect in answer.get("effects") or []:
-        console.print(f"  {fact(effect, players)}", soft_wrap=True)
+        console.print(f"  {fact(effect, players, spec)}", soft_wrap=True)

@@ -1,8 +1,11 @@
 """The table drawn in the terminal, for every title, from the views the API serves
 (`GET /v1/games/{id}/state`): what a viewer may see and nothing else, hidden values as "?".
 
-One drawing per title, registered by its name like the engine's games; a title this client does
-not know yet is shown as its view's JSON rather than not at all.
+One drawing per title, registered by its name; a title this client does not know yet is shown
+as its view's JSON rather than not at all. This is the one place outside the game packages
+that still names the titles (issue 27): the drawings are code, and moving them into
+`engine/games/<title>/` would have the pure engine import rich and these helpers, so they wait
+for a terminal table described as data in the spec, as the pages' would be if they could.
 """
 
 from __future__ import annotations

@@ -22,14 +22,14 @@ from rich.console import Console
 from rich.progress import Progress
 
 from cli.client import FAILED, Client, Failure, Refused
-from cli.games import TITLES
 from cli.session import Session, with_session
+from cli.titles import known
 
 LISTED_PAGE = 200  # the API's largest page of games
 
 
 @click.command()
-@click.option("--game", "titles", multiple=True, type=click.Choice(TITLES),
+@click.option("--game", "titles", multiple=True,
               help="Only this title (repeatable); every title when not given.")
 @click.option("-o", "--output", required=True,
               type=click.Path(dir_okay=False, writable=True, path_type=Path),
@@ -40,6 +40,8 @@ def export(session: Session, titles: tuple[str, ...], output: Path) -> None:
     finished games are public)."""
     # A token sent would be refused by every game it is not for.
     client = _client(session.url, None)
+    for title in titles:
+        known(client, title)
     kept = _kept(output)
     wanted = [game_id for game_id in _finished(client, titles) if game_id not in kept]
     tally: dict[str, Any] = {"file": str(output), "exported": 0, "kept": len(kept), "refused": []}

@@ -16,6 +16,7 @@ from cli.client import Client, Refused
 from cli.sentences import Narrator
 from cli.session import Session, plain_console, with_session
 from cli.tables import Setting, drawing
+from cli.titles import specs
 
 _PAGE = 500
 # A followed stream that ends at once (a server restarting) is not asked again before this.
@@ -85,7 +86,8 @@ def log(session: Session, game: str, after: int, seat: int | None) -> None:
 
 
 def _narrate(console: Console, client: Client, game: str, found: list[dict[str, Any]]) -> None:
-    say = Narrator(client.get(f"/v1/games/{game}")["players"])
+    summary = client.get(f"/v1/games/{game}")
+    say = Narrator(summary["players"], specs(client).get(summary["game"]))
     for entry in found:
         console.print(f"{entry['seq']:>5}  {entry['at']}  {say(entry)}", soft_wrap=True)
 
@@ -123,7 +125,8 @@ def watch(session: Session, game: str, after: int | None, seat: int | None) -> N
         for entry in following(client, game, start):
             click.echo(json.dumps(entry, ensure_ascii=False))
         return
-    say, drawn_on = Narrator(summary["players"]), board(client, summary["game"])
+    say = Narrator(summary["players"], specs(client).get(summary["game"]))
+    drawn_on = board(client, summary["game"])
     # In a terminal the table stays below the entries and is redrawn in place.
     with Live(table(client, summary, drawn_on)[1], console=plain_console(),
               auto_refresh=False) as live:

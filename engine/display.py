@@ -1,14 +1,14 @@
-"""Colour rows of the Keltis games (keltis-card, keltis-nwnz): what may follow what.
+"""Colour rows of the Keltis games (the card game and the board game): what may follow what.
 
 A row is a plain tuple of card codes in the order they were laid, oldest first (the last one is
 on top). Callers keep their rows however they like and pass the codes in; every function here
-is pure and derives everything from the cards, so removing the top card of a row (keltis-nwnz's
-discard tile: `without_top`) simply re-derives the direction from the cards that remain.
+is pure and derives everything from the cards, so removing the top card of a row (the board
+game's discard tile: `without_top`) simply re-derives the direction from the cards that remain.
 
 Card codes (docs/api.md, Titles, cards and moves): colours `R Y G B V`; numbered cards
-`X0`..`X10`; final cards `XF` (keltis-card); point cards `P0`..`P10` (keltis-card; their colour
-is none, their value the grey corner number). Games without finals or point cards simply never
-pass them.
+`X0`..`X10`; final cards `XF` (the card game); point cards `P0`..`P10` (the card game; their
+colour is none, their value the grey corner number). Games without finals or point cards simply
+never pass them.
 
 API:
 - `colour_of(card)` -> colour letter or None (point cards); `value_of(card)` -> int or None
@@ -89,7 +89,7 @@ def finals(row: Row) -> int:
 
 
 def has_final(row: Row) -> bool:
-    # Asked of every row on the table after every card used (keltis-card's end check), so
+    # Asked of every row on the table after every card used (the card game's end check), so
     # answered by one set operation rather than a look at each card.
     return not _FINAL_CARDS.isdisjoint(row)
 

@@ -1,8 +1,10 @@
 """The one small interface every game implements, and the values that cross it.
 
-A game module under `engine/games/` exposes one object satisfying `Game`. The service and the
-workers only ever talk to games through it, so adding a game touches no file outside `engine/`
-(and its move schema in `schemas/`).
+A game package under `engine/games/<title>/` exposes one `Game`, which declares its `spec`
+(`engine.spec`: seats, options, move shapes, sentences) and writes only what differs from the
+defaults here. The service and the workers only ever talk to games through it, and everything
+else about a title is derived from its spec, so adding a game touches no file outside its
+package (and its tests).
 
 Conventions shared by every game:
 - A move is the JSON object a client posts (`{"type": "take", "row": 2}`); `apply` validates it
@@ -17,11 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple
 
 from engine.frozen import field_names, frozen
 from engine.scoring import Score
 from engine.shuffle import shuffle
+from engine.spec import BadPlayerCount as BadPlayerCount  # raised by the spec's checks,
+from engine.spec import BadSetup as BadSetup  # named here with the engine's other errors
+from engine.spec import Spec, check_seats, filled_options
 
 SPECTATOR = "spectator"
 TABLE = "table"
@@ -42,10 +47,6 @@ class GameOver(IllegalMove):
 
     def __init__(self) -> None:
         super().__init__("game-finished", "the game is over: no more moves are taken")
-
-
-class BadSetup(ValueError):
-    """Options, player count or explicit decks that no game of this kind can be dealt from."""
 
 
 # Values a fact's JSON holds as they are: most fields, told apart without the checks of _plain.
@@ -162,48 +163,74 @@ class Outcome(NamedTuple):
     facts: tuple[Fact, ...]
 
 
-class Game(Protocol):
-    """What a game module provides. States are frozen dataclasses the codec can round-trip."""
+class Game:
+    """What a game package provides. States are frozen dataclasses the codec can round-trip.
 
-    name: str
-    seat_counts: tuple[int, ...]
-    rules_version: str
-    lowest_wins: bool
-    state_type: type
+    A game sets `spec`, `rules_version`, `lowest_wins` and `state_type`, and writes the rules
+    below; the rest has defaults: options checked and filled from the spec, no board, no move
+    kept secret once accepted.
+    """
+
+    spec: ClassVar[Spec]
+    rules_version: ClassVar[str]
+    lowest_wins: ClassVar[bool]
+    state_type: ClassVar[type]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        return self.spec.seat_counts
 
     def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        """The options with defaults filled in; BadSetup for unknown or invalid ones."""
+        """The options with defaults filled in; BadPlayerCount for a seat count the game is not
+        played by, BadSetup for unknown or invalid options (all as the spec declares)."""
+        check_seats(self.spec, seats)
+        return filled_options(self.spec, seats, options)
 
     def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The unshuffled deck of one deal, which explicit decks must be a permutation of."""
+        raise NotImplementedError
 
     def deal(self, table: Table) -> Any:
         """The state before the first move."""
+        raise NotImplementedError
 
     def to_act(self, state: Any) -> tuple[int, ...]:
         """The seats the game waits for: one, or several for a simultaneous choice."""
+        raise NotImplementedError
 
     def round(self, state: Any) -> int:
         """The current round, deal or hand, from 1."""
+        raise NotImplementedError
 
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: Any) -> bool:
+        raise NotImplementedError
 
     def legal_moves(self, state: Any, seat: int) -> tuple[dict[str, Any], ...]:
         """Every move `seat` may post now, each exactly as it would be posted."""
+        raise NotImplementedError
 
     def apply(self, state: Any, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
         """The state after `seat` made `move` as log entry `seq`, or IllegalMove."""
+        raise NotImplementedError
 
     def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
         """The state as `viewer` may see it: JSON-ready, holding nothing hidden from them."""
+        raise NotImplementedError
 
     def score(self, state: Any) -> Score:
         """The score so far with provenance; final once the game is over."""
+        raise NotImplementedError
 
     def board(self) -> dict[str, Any] | None:
         """The game's board as data for clients to draw, or None for games without one."""
+        return None
 
     def is_secret(self, move: Mapping[str, Any]) -> bool:
         """Whether a move stays for its own seat's eyes while the game runs even once accepted
         (a simultaneous choice, a card laid face down). Every move is its seat's own until
         accepted, since a refused one may name a card in hand."""
+        return False

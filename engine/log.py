@@ -193,8 +193,8 @@ class _Noting(Table):
 
 
 def choices_of(game: Game, table: Table) -> dict[str, list[Any]]:
-    """What a game's deal draws from the seed besides the decks (Coloretto's removed colour,
-    the keltis-nwnz tiles), by label: with the decks, enough to deal the game again without
+    """What a game's deal draws from the seed besides the decks (a colour left out, the
+    tiles of a board), by label: with the decks, enough to deal the game again without
     revealing the seed, which would tell the deals still to come."""
     noting = _Noting(table.seats, table.options, table.seed, table.decks)
     game.deal(noting)

@@ -1,14 +1,14 @@
 """The draw pile and the face-up discard piles of the Keltis games, and the draw cycle.
 
-Rule shared by keltis-card and keltis-nwnz: after using cards a player draws one card per card
-used, each from the top of the deck or from the top of a colour discard pile, never a card he
-discarded in this same turn.
+Rule shared by both Keltis games (the card game and the board game): after using cards a
+player draws one card per card used, each from the top of the deck or from the top of a colour
+discard pile, never a card he discarded in this same turn.
 
 `Piles` is a frozen value (codec-ready: tuples of str/int only):
 - `deck`: the draw pile, top card first (hidden: keep it out of public views);
 - `names`: the discard piles, e.g. `("R", "Y", "G", "B", "V", "P")`; a card goes on the pile
-  named by its first letter (colour letter, or `P` for keltis-card's point cards);
-- `drawable`: the piles that may be drawn from (keltis-card: the five colours, not `P`);
+  named by its first letter (colour letter, or `P` for the card game's point cards);
+- `drawable`: the piles that may be drawn from (the card game: the five colours, not `P`);
 - `discards`: per name, that pile's cards bottom first (public; the last one is the top);
 - `fresh`: per name, how many cards on top of it were discarded this turn (blocked).
 

@@ -15,8 +15,8 @@ from schemas.moves import COMPONENTS
 # A request's body, in bytes (413 past it, before it is read); a replay document may be larger.
 LARGEST_BODY = 1 << 20
 # A replay uploaded for anyone to verify or step through (`/v1/replays/verify`, `/views`): the
-# longest game the options allow, at its most seats, serves 1.7 MB (coloretto, 5 players,
-# 20 deals; sieben-siegel's 30 rounds 1.4 MB), with the default options 0.34 MB, a golden game
+# longest game the options allow, at its most seats, serves 1.7 MB (a match of 20 deals at
+# 5 players; a 30-round trick game 1.4 MB), with the default options 0.34 MB, a golden game
 # at most 0.31 MB (`bench/replay_sizes.py`). Over twice the longest: every byte is loaded and
 # re-judged in the web, 40 to 70 ms of CPU a MB, so a quarter of a second at most.
 LARGEST_UPLOAD = 4 << 20
@@ -473,3 +473,44 @@ class Health(Schema):
     audits_queued = fields.Integer()
     pending = fields.Nested(Waiting)
     following = fields.Nested(Following)
+
+
+# -- titles: each game's declared spec (engine.spec) -------------------------------------------
+
+
+class TitleOption(Schema):
+    name = fields.String(required=True)
+    about = fields.String(required=True)
+    default = fields.Raw(allow_none=True, metadata={"description": "when not given"})
+    kind = fields.String(required=True, metadata={"description": "int, bool or choice"})
+    low = fields.Integer(allow_none=True)
+    high = fields.Integer(allow_none=True)
+    choices = fields.List(fields.Raw())
+    nullable = fields.Boolean(metadata={"description": "null stands for the default"})
+    seats = fields.List(fields.Integer(), metadata={
+        "description": "the seat counts it applies to (all when empty)"})
+    not_for = fields.String(metadata={"description": "why it is refused for other seat counts"})
+    defaults = fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
+        "description": "defaults by seat count, where they differ"})
+
+
+class Title(Schema):
+    """A game as it declares itself: what the pages and the command line read to offer it,
+    check its options, and say its moves and facts as sentences."""
+
+    name = fields.String(required=True)
+    seats = fields.List(fields.Integer(), required=True,
+                        metadata={"description": "the fewest and the most players"})
+    options = fields.List(fields.Nested(TitleOption), required=True)
+    moves = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
+        "description": "each move type's fields as posted: kind, required, bounds, choices"})
+    says = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "a sentence template per move type (docs/design.md, \"Sentences\")"})
+    facts = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                        metadata={"description": "a sentence template per fact kind"})
+    board = fields.Boolean(required=True,
+                           metadata={"description": "drawn on a board: GET /v1/boards/{name}"})
+
+
+class Titles(Schema):
+    titles = fields.List(fields.Nested(Title), required=True)

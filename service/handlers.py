@@ -18,7 +18,7 @@ import orjson
 
 from engine import codec, log
 from engine.audit import MalformedReplay, replay_rebuilt
-from engine.game import TABLE, BadSetup, Game, GameOver, Table, Viewer
+from engine.game import TABLE, BadPlayerCount, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
 from engine.visibility import redact
 from schemas import api, loader, remembered
@@ -40,11 +40,10 @@ from workers import queue
 def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     game = GAMES[body["game"]]
     players = body["players"]
-    if len(players) not in game.seat_counts:
-        counts = ", ".join(map(str, game.seat_counts))
-        raise Problem(400, "bad-player-count", f"{game.name} is for {counts} players")
     try:
         options = game.options(len(players), body["options"])
+    except BadPlayerCount as bad:
+        raise Problem(400, "bad-player-count", str(bad)) from None
     except BadSetup as bad:
         raise Problem(400, "bad-options", str(bad)) from None
     seed = body.get("seed") or secrets.token_hex(32)

@@ -1,4 +1,4 @@
-"""Health, and game boards for clients to draw."""
+"""Health, the titles a server plays (each game's spec), and game boards for clients to draw."""
 
 from flask import current_app
 from redis.exceptions import RedisError
@@ -53,8 +53,21 @@ def _following(followed: dict[str, int]) -> dict[str, int]:
     return {"games": len(followed), "waiting": sum(followed.values())}
 
 
+@bp.get("/v1/titles")
+@bp.response(200, api.Titles)
+def titles():
+    """Every title this server plays, as its game declares it: seats, options with defaults
+    and bounds, move shapes and the sentences its moves and facts read as. The pages and the
+    command line offer and say the games from this, so they name no title themselves."""
+    return answer(TITLES)
+
+
+# The specs never change while the process runs: said once.
+TITLES = {"titles": [game.spec.to_json() for game in GAMES.values()]}
+
+
 @bp.get("/v1/boards/<name>")
-@bp.response(200, description="the board as data (engine/boards)")
+@bp.response(200, description="the board as data (its game package's board.json)")
 def board(name: str):
     """A game's board as data."""
     game = GAMES.get(name)

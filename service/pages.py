@@ -1,13 +1,16 @@
 """The web pages: static HTML shells whose ES modules draw everything from the public API.
 
-No build step and nothing from npm: `static/` holds the modules and the stylesheet as served.
-The pages are not part of the API, so they stay out of /openapi.json.
+No build step and nothing from npm: `static/` holds the modules and the stylesheet as served,
+and each title's table is drawn by the `table.js` of its game package (`/tables/{title}.js`),
+which the viewer imports once it knows the game's title. The pages are not part of the API, so
+they stay out of /openapi.json.
 """
 
 from pathlib import Path
 
-from flask import Blueprint, send_from_directory
+from flask import Blueprint, abort, send_from_directory
 
+from engine.games import FOLDERS
 from service.headers import PAGE
 
 STATIC = Path(__file__).parent / "static"
@@ -44,3 +47,11 @@ def viewer(game_id: str):
 @bp.get("/replay")
 def replay_file():
     return _page("viewer.html")
+
+
+@bp.get("/tables/<title>.js")
+def table(title: str):
+    """The module that draws `title`'s table, from its game package."""
+    if title not in FOLDERS:
+        abort(404)
+    return send_from_directory(FOLDERS[title], "table.js", max_age=STATIC_MAX_AGE_S)

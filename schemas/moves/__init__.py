@@ -1,23 +1,79 @@
-"""Move schemas by game: the shape of every move a client may post, checked before appending.
+"""Move schemas by game, derived from each game's spec (`engine.spec`): the shape of every move
+a client may post, checked before appending.
 
-Each game module maps a move `type` to the schema of that move; `MOVES` is the registry.
-A body that fits no schema of its game is a 400 and nothing is appended.
+`MOVES` maps a title and a move `type` to the schema of that move. A body that fits no schema
+of its game is a 400 and nothing is appended; whether a card exists or is held, a seat may be
+named, and the like is the rules' to judge (they answer with the rule broken).
 """
 
-from marshmallow import Schema
+from marshmallow import RAISE, Schema, fields, validate
 
-from schemas.moves import coloretto, hermit, keltis_card, keltis_nwnz, sieben_siegel
+from engine.games import GAMES
+from engine.spec import Field, Move, Spec
+
+
+class _Move(Schema):
+    """A move: a `type` naming it, nothing unknown."""
+
+    class Meta:
+        unknown = RAISE
+
+
+def _field(spec: Field) -> fields.Field:
+    made = _FIELDS[spec.kind](spec)
+    made.required = spec.required
+    return made
+
+
+def _length(spec: Field) -> validate.Length | None:
+    if spec.shortest is None and spec.longest is None:
+        return None
+    if spec.shortest == spec.longest:
+        return validate.Length(equal=spec.shortest)
+    return validate.Length(min=spec.shortest, max=spec.longest)
+
+
+def _string(spec: Field) -> fields.Field:
+    if spec.choices:
+        return fields.String(validate=validate.OneOf(list(spec.choices)))
+    return fields.String(validate=_length(spec))
+
+
+def _integer(spec: Field) -> fields.Field:
+    return fields.Integer(strict=True, validate=validate.Range(min=spec.low, max=spec.high))
+
+
+def _list(spec: Field) -> fields.Field:
+    assert spec.items is not None
+    return fields.List(_field(spec.items), validate=_length(spec))
+
+
+def _map(spec: Field) -> fields.Field:
+    assert spec.keys is not None and spec.items is not None
+    return fields.Dict(keys=_field(spec.keys), values=_field(spec.items))
+
+
+_FIELDS = {"str": _string, "int": _integer, "list": _list, "map": _map}
+
+
+def _schema(game: str, move: Move) -> type[Schema]:
+    shape = {name: _field(f) for name, f in move.fields.items()}
+    shape["type"] = fields.String(required=True, validate=validate.Equal(move.type))
+    name = f"{game}-{move.type}".replace("-", "_")
+    return _Move.from_dict(shape, name=name)
+
+
+def _schemas(spec: Spec) -> dict[str, type[Schema]]:
+    return {m.type: _schema(spec.name, m) for m in spec.moves}
+
 
 MOVES: dict[str, dict[str, type[Schema]]] = {
-    "coloretto": coloretto.MOVE_SCHEMAS,
-    "keltis-card": keltis_card.MOVE_SCHEMAS,
-    "hermit": hermit.MOVE_SCHEMAS,
-    "keltis-nwnz": keltis_nwnz.MOVE_SCHEMAS,
-    "sieben-siegel": sieben_siegel.MOVE_SCHEMAS,
+    title: _schemas(game.spec) for title, game in GAMES.items()
 }
 
 
-# Every move schema by the name /openapi.json gives it (`keltis_card_play`).
+# Every move schema by the name /openapi.json gives it: `<title>_<move type>`, dashes as
+# underscores.
 COMPONENTS: dict[str, type[Schema]] = {
     f"{game}-{kind}".replace("-", "_"): schema
     for game, schemas in sorted(MOVES.items())

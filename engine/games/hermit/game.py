@@ -19,9 +19,9 @@ from typing import Any
 
 from engine.frozen import frozen, replace, with_item
 from engine.game import (
-    BadSetup,
     Dealt,
     Fact,
+    Game,
     IllegalMove,
     Outcome,
     Table,
@@ -44,6 +44,7 @@ from engine.games.hermit.facts import (
 from engine.games.hermit.scoring import Card, score_hand
 from engine.scoring import Component, Score, SeatScore
 from engine.simultaneous import Simultaneous
+from engine.spec import Field, Move, Option, Spec
 
 START = "start"
 STAGECOACH = "stagecoach"
@@ -51,8 +52,38 @@ PLAY = "play"
 _CARDS_EACH = {2: 16, 3: 12, 4: 9, 5: 7}
 _QUARTET = 4
 _TWO_PLAYER_HANDS = 4
-_TARGETS = (66, 100)
-_FLAGS = {"must_follow": True, "pleasant_company": False, "house_party": False}
+_CARD = Field("str", shortest=1, longest=40)  # a Decktet name; the rules judge the rest
+
+SPEC = Spec(
+    name="hermit",
+    seats=(2, 5),
+    options=(
+        Option("target", "the score that ends the game (with two players: four hands)",
+               default=66, kind="choice", choices=(66, 100), nullable=True, seats=(3, 4, 5),
+               not_for="with two players the game is four hands: target does not apply"),
+        Option("must_follow", "a card some group accepts must go to a group", default=True,
+               kind="bool"),
+        Option("pleasant_company", "the Pleasant Company variant", default=False, kind="bool"),
+        Option("house_party", "the House Party variant", default=False, kind="bool"),
+    ),
+    moves=(
+        Move(START, {"card": _CARD}),
+        # Without `group`, a card no group accepts starts a new group.
+        Move(PLAY, {"card": _CARD, "group": Field("int", required=False, low=0)}),
+        Move(STAGECOACH, {"card": _CARD}),
+    ),
+    says={
+        START: "start with {card}",
+        PLAY: "play {card}[ to group {group}]",
+        STAGECOACH: "put {card} on the stagecoach",
+    },
+    facts={
+        "chose": "{seat:seat} chose {card:card}",
+        "group-started": "{seat:seat} started group {group} with {card}",
+        "new-group": "{seat:seat} started group {group} with {card}",
+        "played": "{seat:seat} played {card:card}[ to group {group}][, taking it{?took_control}]",
+    },
+)
 _MOVE_KEYS = {
     kind: frozenset({"type", *fields})
     for kind, fields in ((START, {"card"}), (STAGECOACH, {"card"}), (PLAY, {"card", "group"}))
@@ -95,36 +126,13 @@ class State:
     over: bool
 
 
-class Hermit:
-    name = "hermit"
-    seat_counts = (2, 3, 4, 5)
+class Hermit(Game):
+    spec = SPEC
     rules_version = "hermit/1"
     lowest_wins = True
     state_type = State
 
     # -- setting up ---------------------------------------------------------------------
-
-    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        if seats not in self.seat_counts:
-            raise BadSetup("hermit is for 2 to 5 players")
-        unknown = set(options) - {"target", *_FLAGS}
-        if unknown:
-            raise BadSetup(f"hermit has no option {sorted(unknown)[0]!r}")
-        filled: dict[str, Any] = {}
-        target = options.get("target")
-        if seats == 2 and target is not None:
-            raise BadSetup("with two players the game is four hands: target does not apply")
-        if seats > 2:
-            target = 66 if target is None else target
-            if isinstance(target, bool) or target not in _TARGETS:
-                raise BadSetup("target must be 66 or 100")
-        filled["target"] = target
-        for flag, default in _FLAGS.items():
-            value = options.get(flag, default)
-            if not isinstance(value, bool):
-                raise BadSetup(f"{flag} must be true or false")
-            filled[flag] = value
-        return filled
 
     def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
         return CANONICAL
@@ -178,9 +186,6 @@ class Hermit:
         if kind == PLAY:
             return _play(state, seat, card, move.get("group"), seq)
         return _choose(state, seat, kind, card, seq)
-
-    def board(self) -> None:
-        return None
 
     def is_secret(self, move: Mapping[str, Any]) -> bool:
         # Starting and Stagecoach cards are chosen face down; a play is seen by all.

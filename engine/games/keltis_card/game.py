@@ -21,8 +21,8 @@ from engine import display
 from engine.display import COLOURS
 from engine.frozen import replace, with_item
 from engine.game import (
-    BadSetup,
     Fact,
+    Game,
     IllegalMove,
     Outcome,
     Table,
@@ -47,6 +47,7 @@ from engine.games.keltis_card.state import (
 )
 from engine.piles import DECK, Piles, deal_hands
 from engine.scoring import Score, SeatScore
+from engine.spec import CARD, Field, Move, Spec, one_of
 
 _VALUES = (0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10)
 _CANONICAL = (
@@ -59,22 +60,39 @@ _END_PLACEMENTS = 2
 _PILES = (*COLOURS, display.POINT)
 _PLAYING, _END_PHASE, _OVER = "playing", "end-phase", "over"
 
+SPEC = Spec(
+    name="keltis-card",
+    seats=(2, 4),
+    moves=(
+        Move("play", {"card": CARD, "row": one_of(*COLOURS, required=False)}),
+        Move("discard", {"card": CARD}),
+        Move("wish", {"cards": Field("list", items=CARD, shortest=2, longest=2)}),
+        Move("draw", {"from": one_of(DECK, *_PILES)}),
+        Move("pass"),
+    ),
+    says={
+        "play": "play {card}[ on the {row} row]",
+        "discard": "discard {card}",
+        "wish": "take a wish stone with {cards:plus}",
+        "draw": "draw from {from:pile}",
+        "pass": "pass",
+    },
+    facts={
+        "drew": "{seat:seat} drew {card:card}",
+        "took-discard": "{seat:seat} took {card} from the {pile} pile",
+        "played": "{seat:seat} played {card}[ on the {row} row]",
+        "discarded": "{seat:seat} discarded {card:card}",
+    },
+)
 
-class KeltisCard:
-    name = "keltis-card"
-    seat_counts = (2, 3, 4)
+
+class KeltisCard(Game):
+    spec = SPEC
     rules_version = "keltis-card/1"
     lowest_wins = False
     state_type = State
 
     # -- setting up ---------------------------------------------------------------------
-
-    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        if seats not in self.seat_counts:
-            raise BadSetup("keltis-card is for 2 to 4 players")
-        if options:
-            raise BadSetup(f"keltis-card has no option {sorted(options)[0]!r}")
-        return {}
 
     def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
         return _CANONICAL
@@ -165,12 +183,6 @@ class KeltisCard:
             state = _discard(state, seat, (card,))
             return _after_use(state, seat, 1, (Discarded(seat, card),))
         return _wish(state, seat, move, seq)
-
-    def board(self) -> None:
-        return None
-
-    def is_secret(self, move: Mapping[str, Any]) -> bool:
-        return False
 
     # -- what each viewer sees, and the score --------------------------------------------
 

@@ -1,7 +1,7 @@
 """The board of Keltis "Neue Wege, neue Ziele" as data: loading and validating it.
 
 The layout of the printed board is not published anywhere we could reach, so the game reads
-its board from a data file (engine/boards/keltis-nwnz.json ships a documented stand-in; see
+its board from a data file (board.json beside this module ships a documented stand-in; see
 docs/rules-notes.md for the format and how to supply another). `load_board` is a
 pure function from parsed JSON to a frozen `Board`: every way a board can be wrong is a
 `BoardError` with a stable `code` and a sentence saying what to fix.
@@ -172,7 +172,7 @@ def load_board(data: Any) -> Board:
 @functools.cache
 def stand_in() -> Board:
     """The stand-in board shipped with the game (static package data, read once)."""
-    text = resources.files("engine").joinpath("boards/keltis-nwnz.json").read_text("utf-8")
+    text = resources.files(__package__).joinpath("board.json").read_text("utf-8")
     return load_board(json.loads(text))
 
 

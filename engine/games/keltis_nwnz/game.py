@@ -21,8 +21,8 @@ from typing import Any
 from engine import display
 from engine.frozen import replace, with_item
 from engine.game import (
-    BadSetup,
     Fact,
+    Game,
     IllegalMove,
     Outcome,
     Table,
@@ -61,14 +61,41 @@ from engine.games.keltis_nwnz.state import (
 )
 from engine.piles import DECK, HAND, Piles, deal_hands
 from engine.scoring import Score, SeatScore
+from engine.spec import CARD, Field, Move, Spec, one_of
 
 _CANONICAL = tuple(f"{c}{v}" for c in COLOURS for v in range(11) for _ in range(2))
 _GOAL_PAWNS_TO_END = 5
 
+_PAWN, _CELL = one_of(*PAWNS), Field("str", shortest=1, longest=64)
+SPEC = Spec(
+    name="keltis-nwnz",
+    seats=(2, 4),
+    board=True,
+    moves=(
+        Move("move", {"pawn": _PAWN, "to": _CELL, "card": CARD}),
+        Move("discard", {"card": CARD}),
+        Move("clover", {"pawn": _PAWN, "to": _CELL}),
+        # `from` is needed only when the card is both in hand and on top of its display row.
+        Move("discard-tile", {"card": CARD, "from": one_of("hand", "display", required=False)}),
+        Move("draw", {"from": one_of(DECK, *COLOURS)}),
+    ),
+    says={
+        "move": "move {pawn} to {to} with {card}",
+        "discard": "discard {card}",
+        "clover": "move {pawn} to {to} (clover)",
+        "discard-tile": "discard {card} for the tile[ (from {from})]",
+        "draw": "draw from {from:pile}",
+    },
+    facts={
+        "drew": "{seat:seat} drew {card:card}[ from {source:pile}]",
+        "discarded": "{seat:seat} discarded {card:card}",
+        "moved": "{seat:seat} moved {pawn} from {origin} to {to} with {card}",
+    },
+)
 
-class KeltisNwnz:
-    name = "keltis-nwnz"
-    seat_counts = (2, 3, 4)
+
+class KeltisNwnz(Game):
+    spec = SPEC
     rules_version = "keltis-nwnz/1"
     lowest_wins = False
     state_type = State
@@ -81,13 +108,6 @@ class KeltisNwnz:
         return self._board or stand_in()
 
     # -- setting up ---------------------------------------------------------------------
-
-    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        if seats not in self.seat_counts:
-            raise BadSetup("keltis-nwnz is for 2 to 4 players")
-        if options:
-            raise BadSetup(f"keltis-nwnz has no option {sorted(options)[0]!r}")
-        return {}
 
     def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
         return _CANONICAL
@@ -168,9 +188,6 @@ class KeltisNwnz:
 
     def board(self) -> dict[str, Any]:
         return self.layout.to_json()
-
-    def is_secret(self, move: Mapping[str, Any]) -> bool:
-        return False
 
     # -- what each viewer sees, and the score --------------------------------------------
 

@@ -19,9 +19,9 @@ from typing import Any
 
 from engine.frozen import replace, with_item
 from engine.game import (
-    BadSetup,
     Dealt,
     Fact,
+    Game,
     IllegalMove,
     Outcome,
     Table,
@@ -34,6 +34,7 @@ from engine.games.sieben_siegel import seals as sealing
 from engine.games.sieben_siegel.scoring import round_components
 from engine.games.sieben_siegel.state import (
     BLACK,
+    COLOUR_SEALS,
     HAND_SIZE,
     OVER,
     PREDICT,
@@ -61,34 +62,56 @@ from engine.games.sieben_siegel.state import (
     value_of,
 )
 from engine.scoring import Score, SeatScore
+from engine.spec import CARD, INDEX, Field, Move, Option, Spec, one_of
 
-_SABOTEUR_MAX = (4, 5, 6)
-_MAX_ROUNDS = 30
 _MOVES = ("predict", "saboteur", "play", "return")
 
+SPEC = Spec(
+    name="sieben-siegel",
+    seats=(3, 5),
+    options=(
+        # One round per player so that everyone begins once; the rule book plays six with three.
+        Option("rounds", "rounds in the game", default=4, defaults={3: 6, 4: 4, 5: 5}, low=1,
+               high=30),
+        Option("saboteur_max", "the saboteur's penalty before black seals reduce it",
+               default=SABOTEUR_BASE, kind="choice", choices=(4, 5, 6)),
+    ),
+    moves=(
+        # A prediction maps seals to trick counts (white and black are named here so the rules
+        # can answer with the rule they break); `from` names, per colour the supply lacks, the
+        # seats to take each missing seal from.
+        Move("predict", {
+            "seals": Field("map", keys=one_of(*SEALS), items=INDEX),
+            "from": Field("map", required=False, keys=one_of(*COLOUR_SEALS),
+                          items=Field("list", items=INDEX, shortest=1, longest=5)),
+        }),
+        Move("saboteur"),
+        Move("play", {"card": CARD}),
+        Move("return", {"seal": one_of(*SEALS)}),
+    ),
+    says={
+        "predict": "predict [{seals:counts}|no seals][ (taking {from:sources})]",
+        "saboteur": "become the saboteur",
+        "play": "play {card}",
+        "return": "return the {seal} seal",
+    },
+    facts={
+        "played": "{seat:seat} played {card:card}",
+        "trick-won": "{seat:seat} won trick {trick}: {cards}",
+        "seal-returned": "{seat:seat} returned a {seal} seal",
+        "predicted": "{seat:seat} predicted [{seals}|no seals]",
+        "seal-taken-from": "{seat:seat} took a {seal} seal from {from_seat:seat}",
+    },
+)
 
-class SiebenSiegel:
-    name = "sieben-siegel"
-    seat_counts = (3, 4, 5)
+
+class SiebenSiegel(Game):
+    spec = SPEC
     rules_version = "sieben-siegel/1"
     lowest_wins = True
     state_type = State
 
     # -- setting up ---------------------------------------------------------------------
-
-    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"rounds", "saboteur_max"}
-        if unknown:
-            raise BadSetup(f"sieben-siegel has no option {sorted(unknown)[0]!r}")
-        if seats not in self.seat_counts:
-            raise BadSetup("sieben-siegel is played by 3 to 5 players")
-        rounds = options.get("rounds", _default_rounds(seats))
-        if type(rounds) is not int or not 1 <= rounds <= _MAX_ROUNDS:
-            raise BadSetup(f"rounds must be a whole number from 1 to {_MAX_ROUNDS}")
-        saboteur_max = options.get("saboteur_max", SABOTEUR_BASE)
-        if type(saboteur_max) is not int or saboteur_max not in _SABOTEUR_MAX:
-            raise BadSetup("saboteur_max must be 4, 5 or 6")
-        return {"rounds": rounds, "saboteur_max": saboteur_max}
 
     def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
         return canonical(seats)
@@ -152,12 +175,6 @@ class SiebenSiegel:
         if kind == "play":
             return _play(state, seat, move, seq)
         return _return(state, seat, move)
-
-    def board(self) -> None:
-        return None
-
-    def is_secret(self, move: Mapping[str, Any]) -> bool:
-        return False
 
     # -- what each viewer sees, and the score --------------------------------------------
 
@@ -254,13 +271,8 @@ def _end_round(state: State) -> tuple[State, tuple[Fact, ...]]:
     return state, facts + started
 
 
-def _default_rounds(seats: int) -> int:
-    """One round per player so that everyone begins once; the rule book plays six with three."""
-    return 6 if seats == 3 else seats
-
-
 def _rounds(table: Table) -> int:
-    return table.options.get("rounds", _default_rounds(table.seats))
+    return table.options.get("rounds", SPEC.options[0].default_for(table.seats))
 
 
 # -- the prediction ------------------------------------------------------------------------

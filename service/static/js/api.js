@@ -22,6 +22,14 @@ export async function call(path, { token, method = "GET", body, accept } = {}) {
   return data;
 }
 
+let known = null;
+
+/** Every title the server plays, by name: each game's spec (GET /v1/titles), asked for once. */
+export function titles() {
+  known = known || call("/v1/titles").then((t) => Object.fromEntries(t.titles.map((s) => [s.name, s])));
+  return known;
+}
+
 /** A game stored by the service, seen with `token` (a seat's, the table's, or none). */
 export class StoredGame {
   constructor(id, token) {

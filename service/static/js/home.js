@@ -1,18 +1,10 @@
 // The home page: the games, newest first, filtered and paged, and a form to start one. After
 // creating, each seat's link is shown once; its token rides in the URL fragment, which a
 // browser never sends, so it never reaches a server log.
-import { call } from "./api.js";
+import { call, titles } from "./api.js";
 import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const TITLES = ["coloretto", "hermit", "keltis-card", "keltis-nwnz", "sieben-siegel"];
-const HINTS = {
-  coloretto: '3-5 players; options: {"deals": 1}, {"removed_color": "pink"} (3 players)',
-  hermit: '2-5 players; options: {"target": 66}, {"must_follow": false}, {"pleasant_company": true}, {"house_party": true}',
-  "keltis-card": "2-4 players; no options",
-  "keltis-nwnz": "2-4 players; no options",
-  "sieben-siegel": '3-5 players; options: {"rounds": 1}, {"saboteur_max": 5}',
-};
 let cursor = null;
 
 function row(game) {
@@ -80,12 +72,32 @@ async function create(event) {
   }
 }
 
-for (const title of TITLES) {
-  $("filter-game").append(el("option", { text: title }));
-  $("new-game").append(el("option", { text: title }));
+/** An option as an example to type, with a value other than its default. */
+function example(option) {
+  const value = option.kind === "bool" ? !option.default
+    : option.kind === "int" ? option.low : option.choices.find((c) => c !== option.default);
+  const seats = option.seats.length ? ` (${option.seats.join(", ")} players)` : "";
+  return `{"${option.name}": ${JSON.stringify(value)}}${seats}`;
 }
-$("new-game").addEventListener("change", () => { $("options-hint").textContent = HINTS[$("new-game").value]; });
-$("options-hint").textContent = HINTS[TITLES[0]];
+
+/** What the form needs to know of a title: its player counts and options, from its spec. */
+function hint(spec) {
+  const options = spec.options.length ? `options: ${spec.options.map(example).join(", ")}` : "no options";
+  return `${spec.seats[0]}-${spec.seats[1]} players; ${options}`;
+}
+
+async function offer() {
+  const specs = await titles();
+  for (const title of Object.keys(specs)) {
+    $("filter-game").append(el("option", { text: title }));
+    $("new-game").append(el("option", { text: title }));
+  }
+  const hinted = () => { $("options-hint").textContent = hint(specs[$("new-game").value]); };
+  $("new-game").addEventListener("change", hinted);
+  hinted();
+}
+
+offer().catch((error) => { $("message").textContent = error.message; });
 $("filters").addEventListener("change", () => list());
 $("more").addEventListener("click", () => list(true));
 $("create").addEventListener("submit", create);

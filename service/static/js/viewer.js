@@ -1,25 +1,17 @@
 // The viewer: a stored game (`/games/{id}`, with a token in the fragment to play a seat) or a
 // replay file (`/replay`), stepped through entry by entry from one request for the views of
 // every step; a running game is followed live through the API's follow stream.
-import { call, Problem, ReplayFile, StoredGame } from "./api.js";
+import { call, Problem, ReplayFile, StoredGame, titles } from "./api.js";
 import { el } from "./dom.js";
 import { drawReport } from "./report.js";
 import { drawScore } from "./score.js";
 import { label, sentence } from "./sentences.js";
-import * as coloretto from "./tables/coloretto.js";
-import * as hermit from "./tables/hermit.js";
-import * as keltisCard from "./tables/keltis-card.js";
-import * as keltisNwnz from "./tables/keltis-nwnz.js";
-import * as siebenSiegel from "./tables/sieben-siegel.js";
-
-const TABLES = { coloretto, hermit, "keltis-card": keltisCard, "keltis-nwnz": keltisNwnz,
-                 "sieben-siegel": siebenSiegel };
 const $ = (id) => document.getElementById(id);
 const LISTED = 40;
 
 // What the page knows; `window.tablelog` exposes the timings the browser tests print.
 const page = {
-  source: null, summary: null, module: null, board: null, viewer: "spectator",
+  source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
   entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [],
   legal: null, targets: new Map(), listed: [], live: null,
 };
@@ -56,13 +48,18 @@ async function load(source) {
   page.source = source;
   try {
     const summarised = source.summary();
-    const [summary, entries, views, board] = await Promise.all([
+    // The title's spec says how its moves and facts read and whether it has a board; its
+    // table is drawn by the module of its game package.
+    const spec = Promise.all([summarised, titles()]).then(([s, all]) => all[s.game]);
+    const [summary, entries, views, board, module] = await Promise.all([
       summarised, source.events(0), source.views(1).catch((e) => e),
-      summarised.then((s) => (s.game === "keltis-nwnz" ? call("/v1/boards/keltis-nwnz") : null)),
+      spec.then((t) => (t && t.board ? call(`/v1/boards/${encodeURIComponent(t.name)}`) : null)),
+      summarised.then((s) => import(`/tables/${encodeURIComponent(s.game)}.js`)),
     ]);
     page.summary = summary;
     page.viewer = summary.viewer ?? "table";
-    page.module = TABLES[summary.game];
+    page.spec = await spec;
+    page.module = module;
     page.board = board;
     page.entries = [];
     page.bySeq = new Map();
@@ -175,7 +172,7 @@ function addEntries(entries) {
     page.bySeq.set(entry.seq, entry);
     return el("li", { id: `e${entry.seq}`, class: `entry ${entry.type}`, "data-seq": entry.seq },
       el("a", { href: `?at=${entry.seq}`, onclick: (e) => { e.preventDefault(); go(entry.seq); } },
-        String(entry.seq)), " ", sentence(entry, players, page.bySeq));
+        String(entry.seq)), " ", sentence(entry, players, page.bySeq, page.spec));
   });
   $("log").append(...items);
 }
@@ -264,7 +261,7 @@ function drawCustom() {
 function moveButton(choice) {
   const seat = page.viewer === "table" ? `${page.summary.players[choice.seat]}: ` : "";
   return el("button", { type: "button", class: "move", "data-move": JSON.stringify(choice.move),
-                        onclick: () => submit(choice) }, seat + label(choice.move));
+                        onclick: () => submit(choice) }, seat + label(choice.move, page.spec));
 }
 
 function drawMoves(filter = $("move-filter").value) {
@@ -272,7 +269,7 @@ function drawMoves(filter = $("move-filter").value) {
   $("chooser").replaceChildren();
   $("play-hint").textContent = none ? "nothing to do now: waiting for the others"
     : page.targets.size ? "click a highlighted place on the table, or a move below" : "choose a move";
-  const matching = page.listed.filter((c) => label(c.move).includes(filter));
+  const matching = page.listed.filter((c) => label(c.move, page.spec).includes(filter));
   $("move-filter").hidden = page.listed.length <= LISTED;
   $("moves").replaceChildren(...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
 }
@@ -291,13 +288,13 @@ function choose(target) {
 async function submit(choice) {
   const body = { move: choice.move };
   if (page.viewer === "table") body.seat = choice.seat;
-  $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move)}…` }));
+  $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move, page.spec)}…` }));
   try {
     await page.source.post("/moves?wait=5", body);
-    $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move)}` }));
+    $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move, page.spec)}` }));
   } catch (error) {
     $("verdict").replaceChildren(el("p", { class: "bad", id: "last-verdict",
-      text: `${label(choice.move)} was rejected: ${error.message}` }));
+      text: `${label(choice.move, page.spec)} was rejected: ${error.message}` }));
   }
   await sync();
   window.tablelog.verdicts += 1;

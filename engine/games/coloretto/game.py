@@ -18,8 +18,8 @@ from typing import Any
 
 from engine.frozen import frozen, replace, with_item
 from engine.game import (
-    BadSetup,
     Fact,
+    Game,
     IllegalMove,
     Outcome,
     Table,
@@ -29,6 +29,7 @@ from engine.game import (
     require_turn,
 )
 from engine.scoring import Component, Score, SeatScore
+from engine.spec import INDEX, Move, Option, Spec
 
 COLOURS = ("blue", "brown", "grey", "green", "orange", "pink", "yellow")
 PLUS_TWO = "+2"
@@ -40,6 +41,25 @@ _ROW_SIZE = 3
 _TABLE_POINTS = (0, 1, 3, 6, 10, 15, 21)
 _POSITIVE_COLOURS = 3
 _DEALS = 4  # "dopo quattro partite": a match of four games unless `deals` says otherwise
+
+SPEC = Spec(
+    name="coloretto",
+    seats=(3, 5),
+    options=(
+        Option("deals", "deals in the match, their scores added up", default=_DEALS, low=1,
+               high=20),
+        Option("removed_color", "the colour left out with three players (drawn by the seed"
+               " unless set)", kind="choice", choices=COLOURS, nullable=True, seats=(3,),
+               not_for="removed_color is for three players only"),
+    ),
+    moves=(Move("draw"), Move("place", {"row": INDEX}), Move("take", {"row": INDEX})),
+    says={"draw": "draw", "place": "place on row {row}", "take": "take row {row}"},
+    facts={
+        "drew": "{seat:seat} drew {card:card}",
+        "placed": "{seat:seat} placed {card} on row {row}",
+        "took": "{seat:seat} took row {row}: {cards}",
+    },
+)
 
 
 @frozen
@@ -116,28 +136,13 @@ class DealStarted(Fact):
     first_seat: int
 
 
-class Coloretto:
-    name = "coloretto"
-    seat_counts = (3, 4, 5)
+class Coloretto(Game):
+    spec = SPEC
     rules_version = "coloretto/1"
     lowest_wins = False
     state_type = State
 
     # -- setting up ---------------------------------------------------------------------
-
-    def options(self, seats: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"removed_color", "deals"}
-        if unknown:
-            raise BadSetup(f"coloretto has no option {sorted(unknown)[0]!r}")
-        deals = options.get("deals", _DEALS)
-        if not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= 20:
-            raise BadSetup("deals must be a whole number from 1 to 20")
-        removed = options.get("removed_color")
-        if removed is not None and seats != 3:
-            raise BadSetup("removed_color is for three players only")
-        if removed is not None and removed not in COLOURS:
-            raise BadSetup(f"removed_color must be one of {', '.join(COLOURS)}")
-        return {"deals": deals, "removed_color": removed}
 
     def canonical_deck(self, seats: int, options: Mapping[str, Any]) -> tuple[str, ...]:
         return _CANONICAL
@@ -201,12 +206,6 @@ class Coloretto:
         if kind == "take":
             return _take(state, seat, move, seq)
         raise IllegalMove("unknown-move", f"coloretto has no move of type {kind!r}")
-
-    def board(self) -> None:
-        return None
-
-    def is_secret(self, move: Mapping[str, Any]) -> bool:
-        return False
 
     # -- what each viewer sees, and the score --------------------------------------------
 

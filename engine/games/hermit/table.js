@@ -1,6 +1,6 @@
 // Hermit: the groups in front of each player with the card that controls each, the
 // five-player centre, the score piles, the two-player stagecoach and the running totals.
-import { back, card, cardList, count, el, hand, name, offer, section, seatPanel, shown } from "../dom.js";
+import { back, card, cardList, count, el, hand, name, offer, section, seatPanel, shown } from "/static/js/dom.js";
 
 // Ranks for control (Ace 1, numbered 2 to 9, Crown 10; a Crown beside its own Ace ranks 0),
 // to name the card that holds each group: a card takes a group when it ranks at least as high

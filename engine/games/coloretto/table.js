@@ -1,5 +1,5 @@
 // Coloretto: the rows, each player's collection by colour, the deck and the last-round card.
-import { card, count, el, name, offer, section, seatPanel, shown } from "../dom.js";
+import { card, count, el, name, offer, section, seatPanel, shown } from "/static/js/dom.js";
 
 export function draw(view, ctx) {
   const top = el("div", { class: "summary" },

@@ -1,6 +1,6 @@
 // Keltis "Neue Wege, neue Ziele": the board (from GET /v1/boards/keltis-nwnz) as SVG with every
 // pawn, tile and stack, and each player's display, hand size and wish stones.
-import { back, cardList, count, el, name, offer, section, seatPanel, shown, shownSvg, svg } from "../dom.js";
+import { back, cardList, count, el, name, offer, section, seatPanel, shown, shownSvg, svg } from "/static/js/dom.js";
 
 const STEP_X = 64;
 const STEP_Y = 50;

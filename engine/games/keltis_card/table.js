@@ -1,6 +1,6 @@
 // Keltis card game: each player's five rows with their direction, the discard piles, the
 // deck, the wish stones and the point cards.
-import { back, card, cardList, count, el, hand, offer, section, seatPanel, shown } from "../dom.js";
+import { back, card, cardList, count, el, hand, offer, section, seatPanel, shown } from "/static/js/dom.js";
 
 const ROWS = ["R", "Y", "G", "B", "V"];
 const NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", V: "violet", P: "points" };

@@ -1,6 +1,6 @@
 // Die sieben Siegel: each player's prediction (the seals still held), the supply, the current
 // trick, tricks won and the saboteur.
-import { card, count, el, hand, name, offer, section, seatPanel, shown } from "../dom.js";
+import { card, count, el, hand, name, offer, section, seatPanel, shown } from "/static/js/dom.js";
 
 function seals(counts, path, ctx, target = () => null) {
   return el("span", { class: "seals" }, Object.entries(counts).map(([seal, n]) => offer(
