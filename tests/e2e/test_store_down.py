@@ -25,7 +25,7 @@ from tests.e2e.served import serve
 from tests.lossy import LossyProxy
 
 # The API's routes that read no stored game: they keep answering with Redis down.
-WITHOUT_STORE = {"/v1/boards/{name}", "/v1/replays/verify", "/v1/replays/views"}
+WITHOUT_STORE = {"/v1/boards/{name}", "/v1/replays/verify", "/v1/replays/views", "/v1/titles"}
 METHODS = {"get", "post", "put"}
 OPERATOR = "operator-token"
 
