@@ -1,0 +1,26 @@
+"""Coloretto drawn in the terminal by the command line (`cli.tables`), from the view the API
+serves: as `table.js` is the pages' drawing of it, this is the CLI's. Nothing in the engine
+imports it (tests/test_layers.py)."""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.table import Table
+
+from cli.tables import Seats, Setting, View, line, shown
+
+
+def draw(view: View, at: Setting) -> list[RenderableType]:
+    top = line(f"deal {view['deal']} of {view['deals']}", f"deck {shown(view['deck_size'])}",
+                "last-round card drawn" if view["last_round"] else "last-round card not yet",
+                view.get("removed_color") and f"left out: {view['removed_color']}",
+                view.get("drawn") and f"drawn: {view['drawn']}")
+    rows = Table("row", "cards", "taken by", title="rows")
+    for row in view["rows"]:
+        taken = row["taken_by"]
+        rows.add_row(str(row["row"]), shown(row["cards"]),
+                     "" if taken is None else at.players[taken])
+    seats = Seats(at, "collected")
+    for seat, collected in enumerate(view["collected"]):
+        seats.add(seat, ", ".join(f"{c} ×{shown(n)}" for c, n in collected.items()))
+    return [top, rows, seats.table]

@@ -1,0 +1,21 @@
+"""The Keltis card game drawn in the terminal by the command line (`cli.tables`), from the view the
+API serves: as `table.js` is the pages' drawing of it, this is the CLI's. Nothing in the engine
+imports it (tests/test_layers.py)."""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+
+from cli.tables import Seats, Setting, View, colour_rows, discard_piles, line, shown
+
+
+def draw(view: View, at: Setting) -> list[RenderableType]:
+    top = line(f"phase: {view['phase']}", f"deck {shown(view['deck_size'])}",
+                f"set aside {shown(view['set_aside_size'])}",
+                view["to_draw"] and f"cards to draw: {view['to_draw']}",
+                f"wish stones in the supply: {shown(view['wish_stones'])}")
+    seats = Seats(at, "in hand", "rows", "point cards", "wish stones")
+    for seat, held in enumerate(view["seats"]):
+        seats.add(seat, view["hand_sizes"][seat], colour_rows(held["rows"]),
+                  held["point_row"], held["wish_stones"])
+    return [top, discard_piles(view), seats.table]

@@ -1,0 +1,35 @@
+"""Die sieben Siegel drawn in the terminal by the command line (`cli.tables`), from the view the
+API serves: as `table.js` is the pages' drawing of it, this is the CLI's. Nothing in the engine
+imports it (tests/test_layers.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import RenderableType
+
+from cli.tables import Seats, Setting, View, line, shown
+
+
+def _counts(counts: Mapping[str, Any]) -> str:
+    return ", ".join(f"{seal} ×{shown(n)}" for seal, n in counts.items() if n != 0) or "-"
+
+
+def _trick(played: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
+    return ", ".join(f"{shown(p['card'])} ({players[p['seat']]})" for p in played) or "-"
+
+
+def draw(view: View, at: Setting) -> list[RenderableType]:
+    saboteur = view.get("saboteur")
+    top = line(f"round {view['round']} of {view['rounds']}", f"phase: {view['phase']}",
+                f"saboteur: {'nobody' if saboteur is None else at.players[saboteur]}",
+                f"supply: {_counts(view['supply'])}")
+    trick = line(f"current trick: {_trick(view['trick'], at.players)}",
+                  view.get("led") and f"led: {view['led']}",
+                  f"last trick: {_trick(view['last_trick'], at.players)}")
+    seats = Seats(at, "in hand", "tricks won", "seals held", "total")
+    for seat, held in enumerate(view["seals"]):
+        seats.add(seat, view["hand_sizes"][seat], view["tricks_won"][seat],
+                  _counts(held), view["totals"][seat])
+    return [top, trick, seats.table]
