@@ -29,7 +29,7 @@ from engine.games import GAMES  # noqa: E402
 from store import Store, keys  # noqa: E402
 from tests.api import create  # noqa: E402
 from tests.conftest import start_redis  # noqa: E402
-from workers.validation import judge_pending  # noqa: E402
+from workers.drain import judge_pending  # noqa: E402
 
 
 def play(client, store: Store, title: str, seats: int, seed: str) -> str:
