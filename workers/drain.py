@@ -116,6 +116,7 @@ class Drain:
         return bool(work)
 
     def work_through(self, work: Work) -> Turn:
+        """Read what is not read yet, judge, commit (one round trip) and settle."""
         reads = self.read(work)
         commit = Batch(self.store.redis)
         turn = self.judge(work.handed, reads, commit)
@@ -126,6 +127,9 @@ class Drain:
         return turn
 
     def find_work(self) -> Work:
+        """The bell, then the move it hands over, or a claim (with the read of the game it
+        named); waiting for the bell again while nothing comes, until the linger is over.
+        Games to judge again are claimed already: then the drain does not linger."""
         again, self.again = self.again, []
         linger_s = 0 if again or self.stopping.is_set() else self.linger_s
         deadline = time.monotonic() + linger_s
@@ -162,6 +166,9 @@ class Drain:
         return turn
 
     def settle(self, turn: Turn) -> None:
+        """Keep the state each commit left and settle each game's claim: kept for a game to
+        judge again, released for the others, left to lapse for those not judged; unmark the
+        games judged as handed over."""
         for part in turn.commits:
             written = self._kept(part)
             turn.written += written
@@ -183,7 +190,7 @@ class Drain:
         named, if it rang, in the same round trip."""
         batch = Batch(self.store.redis)
         claiming = self.store.scheduler.queue_claim(
-            batch, self.slot, self.worker, AT_ONCE - len(again), self._settled())
+            batch, self.slot, self.worker, max(AT_ONCE - len(again), 0), self._settled())
         read = {} if ring is None else {ring.game: self._queue_read(batch, ring.game)}
         batch.run()
         claims = claiming.value
