@@ -28,7 +28,7 @@ from bench.local import free_port, start_redis  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from service.limits import out_of_reach  # noqa: E402
 from store import Store, keys  # noqa: E402
-from workers.validation import judge_pending  # noqa: E402
+from workers.drain import judge_pending  # noqa: E402
 
 
 def play(client, store: Store, title: str, seats: int, seed: str) -> str:

@@ -16,13 +16,13 @@ queues always live on the standalone Redis, `queues`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 import redis
 
 from store import connection
 from store.audits import Audits, Places
-from store.batch import Batch, NothingSent, checked
+from store.batch import Answer, Batch, NothingSent
 from store.counts import Counts
 from store.games import Games
 from store.hub import Hub
@@ -36,11 +36,10 @@ from store.log import (
     Outcome,
     OutcomeUnknown,
     Writing,
-    landed,
 )
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
-from store.scheduler import Marked, Scheduler, slot_of
+from store.scheduler import Marked, Scheduler
 from store.strays import Strays
 
 
@@ -101,71 +100,88 @@ class Store:
         is judged even if its drain died. When another writer came first (`based_on` was
         stale) the submission is chained onto the head the refusal names and sent again, mark
         and wait included, since a drain may have looked at the game in between and found
-        nothing. Its rate limits' counts are
-        taken by the first try alone. Unless `head_known` (a head remembered of a game other
-        processes post to as well, `service.known`), the append goes alone first, and its mark
-        and wait follow: a mark sent with an append refused as moved would wake a drain for a
-        submission not there yet.
+        nothing. Its rate limits' counts are taken by the first try alone. Unless `head_known`
+        (a head remembered of a game other processes post to as well, `service.known`), the
+        append goes alone first, and its mark and wait follow: a mark sent with an append
+        refused as moved would wake a drain for a submission not there yet.
         """
-        slots: list[int | None] = []
-        rechained = False
-        for _ in range(TRIES):
-            chained = writing.chained(*based_on, nudge=bool(look_ms) and head_known)
-            batch = Batch(self.redis)
-            appending = self.log.queue_append(batch, chained)
-            seq = based_on[0] + 1
-            marking = (self.scheduler.queue_mark(batch, writing.game_id, _marked(chained))
-                       if head_known else None)
-            looking = (self.log.queue_verdict_after(batch, chained, seq, look_ms)
-                       if look_ms and head_known else None)
-            try:
-                answers = batch.run()
-            except NothingSent:
-                raise
-            except connection.UNREACHABLE as lost:
-                raise OutcomeUnknown(writing.game_id, seq) from lost
-            # Refused (a full Redis refuses its first write): nothing of it was written.
-            appended = chained.outcome(checked(answers[appending]))
-            if marking is not None:
-                slots.append(_slot(answers[marking]))
-            if appended.outcome != Outcome.MOVED:
-                break
-            based_on, writing = appended.head, writing.again()
-            rechained = head_known = True
-        else:
-            raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")
-        if marking is None:
-            answers, looking = self._mark_after(writing.game_id, chained, slots, seq, look_ms,
-                                                appended)
-        looked = None
-        if looking is not None and appended.outcome == Outcome.OK:
-            looked = landed(checked(answers[looking]), seq, seq)
-        return Submitted(appended, [slot for slot in slots if slot is not None], looked,
-                         rechained)
+        sent = self._send(writing, based_on, look_ms, with_mark=head_known)
+        tries = [sent]
+        while sent.appended.outcome == Outcome.MOVED:
+            if len(tries) == TRIES:
+                raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")
+            writing = writing.again()
+            sent = self._send(writing, sent.appended.head, look_ms, with_mark=True)
+            tries.append(sent)
+        if sent.marking is None:
+            tries[-1] = sent = self._mark_after(writing.game_id, sent, look_ms)
+        slots = [slot for tried in tries if (slot := tried.slot) is not None]
+        return Submitted(sent.appended, slots, sent.looked, rechained=len(tries) > 1)
 
-    def _mark_after(self, game_id: str, chained: Chained, slots: list[int | None], seq: int,
-                    look_ms: int, appended: Appended) -> tuple[list[Any], int | None]:
-        """The mark (into `slots`) and the wait of an append sent alone. Should Redis go away
-        now the append's outcome stands: its verdict is awaited later, and a reader asking
-        for it marks the game again (`service.handlers.lookup`)."""
+    def _send(self, writing: Writing, based_on: tuple[int, str], look_ms: int,
+              with_mark: bool) -> _Sent:
+        """One try of a submission, in one round trip: its append chained onto `based_on`, and
+        `with_mark`, its game's mark and (`look_ms`) the wait for its verdict."""
+        chained = writing.chained(*based_on, nudge=bool(look_ms) and with_mark)
+        seq = chained.version + 1
         batch = Batch(self.redis)
-        marking = self.scheduler.queue_mark(batch, game_id, _marked(chained))
+        appending = self.log.queue_append(batch, chained)
+        marking = (self.scheduler.queue_mark(batch, writing.game_id, _marked(chained))
+                   if with_mark else None)
         looking = (self.log.queue_verdict_after(batch, chained, seq, look_ms)
-                   if look_ms and appended.outcome == Outcome.OK else None)
+                   if look_ms and with_mark else None)
         try:
-            answers = batch.run()
+            batch.run()
+        except NothingSent:
+            raise
+        except connection.UNREACHABLE as lost:
+            raise OutcomeUnknown(writing.game_id, seq) from lost
+        return _Sent(chained, appending, marking, looking)
+
+    def _mark_after(self, game_id: str, sent: _Sent, look_ms: int) -> _Sent:
+        """The mark and the wait of an append sent alone. Should Redis go away now the append's
+        outcome stands: its verdict is awaited later, and a reader asking for it marks the game
+        again (`service.handlers.lookup`)."""
+        batch = Batch(self.redis)
+        marking = self.scheduler.queue_mark(batch, game_id, _marked(sent.chained))
+        looking = (self.log.queue_verdict_after(batch, sent.chained, sent.chained.version + 1,
+                                                look_ms)
+                   if look_ms and sent.appended.outcome == Outcome.OK else None)
+        try:
+            batch.run()
         except connection.UNREACHABLE:
-            return [], None
-        slots.append(_slot(answers[marking]))
-        return answers, looking
+            return sent
+        return sent._replace(marking=marking, looking=looking)
 
 
-def _slot(marked: Any) -> int | None:
-    """The drain slot a mark opened; None too when Redis refused the mark (it was full): the
-    append's outcome stands, and the workers' sweep marks the game (`store.strays`)."""
-    if isinstance(marked, redis.ResponseError):
-        return None
-    return slot_of(marked)
+class _Sent(NamedTuple):
+    """One try of a submission: its append's answer, and its mark's and its wait's if they were
+    sent."""
+
+    chained: Chained
+    appending: Answer[Appended]
+    marking: Answer[int | None] | None
+    looking: Answer[Landed] | None
+
+    @property
+    def appended(self) -> Appended:
+        """Refused (a full Redis refuses its first write): nothing of it was written."""
+        return self.appending.value
+
+    @property
+    def slot(self) -> int | None:
+        """The drain slot its mark opened; None too when Redis refused the mark (it was full):
+        the append's outcome stands, and the workers' sweep marks the game (`store.strays`)."""
+        if self.marking is None or isinstance(self.marking.error, redis.ResponseError):
+            return None
+        return self.marking.value
+
+    @property
+    def looked(self) -> Landed | None:
+        """What its wait saw; None without a wait, or for an append that did not write."""
+        if self.looking is None or self.appended.outcome != Outcome.OK:
+            return None
+        return self.looking.value
 
 
 def _marked(chained: Chained) -> Marked:

@@ -8,12 +8,16 @@ command stack, per-command wrappers and bookkeeping). A `Batch` sends EVALSHA st
 and, only when Redis answers that it does not know a script (it restarted, or never ran it),
 loads its scripts and sends again the steps that failed so, and only those: a step that ran
 must not run twice.
+
+Queuing a step gives its `Answer`, read once the batch has run: the store's `queue_*` methods
+hand back answers that read themselves into the store's own types (an `Appended`, a `Judging`,
+the claims taken), so that no caller counts positions in a list of replies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
 
 import hiredis
 import redis
@@ -23,27 +27,64 @@ from redis.connection import AbstractConnection
 from redis.exceptions import NoScriptError, ResponseError
 
 Command = tuple[Any, ...]
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+_UNREAD = object()
+
+
+def _as_sent(answer: Any) -> Any:
+    return answer
+
+
+class Answer(Generic[T]):
+    """One queued step's answer, read (`value`) once its batch has run."""
+
+    __slots__ = ("_read", "_value", "raw")
+
+    def __init__(self, read: Callable[[Any], T] = _as_sent):
+        self._read = read
+        self._value: Any = _UNREAD
+        # As Redis answered, parsed as the client parses it; the exception when the step failed.
+        self.raw: Any = None
+
+    @property
+    def value(self) -> T:
+        """The answer read into its type (once), raising the error the step failed with."""
+        if self._value is _UNREAD:
+            self._value = self._read(checked(self.raw))
+        return self._value
+
+    @property
+    def error(self) -> Exception | None:
+        return self.raw if isinstance(self.raw, Exception) else None
 
 
 class Batch:
     def __init__(self, client: redis.Redis | RedisCluster):
         self.client = client
         self._commands: list[Command] = []
+        self._answers: list[Answer[Any]] = []
         self._scripts: dict[int, Script] = {}
 
-    def add(self, *command: Any) -> int:
-        """Queue one command, spelled as `execute_command` takes it; the index of its answer."""
+    def add(self, *command: Any, read: Callable[[Any], U] = _as_sent) -> Answer[U]:
+        """Queue one command, spelled as `execute_command` takes it; its answer, which `read`
+        turns into what the caller wants of it."""
+        answer: Answer[U] = Answer(read)
         self._commands.append(command)
-        return len(self._commands) - 1
+        self._answers.append(answer)
+        return answer
 
-    def script(self, script: Script, keys: Sequence[str], args: Sequence[Any]) -> int:
+    def script(self, script: Script, keys: Sequence[str], args: Sequence[Any],
+               read: Callable[[Any], U] = _as_sent) -> Answer[U]:
         self._scripts[id(script)] = script
-        return self.add("EVALSHA", script.sha, len(keys), *keys, *args)
+        return self.add("EVALSHA", script.sha, len(keys), *keys, *args, read=read)
 
-    def run(self) -> list[Any]:
-        """Every step's answer, in order; a step that failed answers its exception."""
+    def run(self) -> None:
+        """Send every step and give each its answer; a step that failed answers its exception."""
         if not self._commands:
-            return []
+            return
         answers = self._send(self._commands)
         unknown = [i for i, answer in enumerate(answers) if isinstance(answer, NoScriptError)]
         if unknown:
@@ -52,7 +93,8 @@ class Batch:
             again = [self._commands[i] for i in unknown]
             for i, answer in zip(unknown, self._send(again), strict=True):
                 answers[i] = answer
-        return answers
+        for step, answer in zip(self._answers, answers, strict=True):
+            step.raw = answer
 
     def _send(self, commands: list[Command]) -> list[Any]:
         if isinstance(self.client, RedisCluster):

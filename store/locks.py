@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +11,7 @@ import orjson
 import redis
 
 from store import keys
-from store.batch import Batch
+from store.batch import Answer, Batch
 from store.games import decode_meta
 from store.projections import Field, Status
 
@@ -64,7 +65,7 @@ class Judging:
 
     lock: str
     meta: dict[str, Any]
-    judged: int
+    judged_seq: int  # the last judged submission's
     finished: bool
     state: Any  # the stored engine state (encoded), or None when the caller holds it already
     entries: list[dict[str, Any]]  # the log from the last judged submission on
@@ -85,25 +86,24 @@ class Locks:
     def release(self, game_id: str, token: str) -> None:
         self._release(keys=[keys.game(game_id).lock], args=[orjson.dumps({"token": token})])
 
-    def queue_release(self, batch: Batch, game_id: str, token: str) -> int:
+    def queue_release(self, batch: Batch, game_id: str, token: str) -> Answer[int]:
         return batch.script(
             self._release, [keys.game(game_id).lock], [orjson.dumps({"token": token})]
         )
 
     def queue_judging(
         self, batch: Batch, game_id: str, cached: int, worker: str = ""
-    ) -> tuple[int, str]:
-        """Queue taking the game's lock and reading what judging it needs (`judging_of` reads
-        the answer); `cached` is the last judged submission whose state the caller holds, so
-        that the stored state is read only when it is not. The lock's token names the `worker`
-        taking it, for whoever looks at a lock left behind. The answer's index and the token."""
+    ) -> Answer[Judging | None]:
+        """Queue taking the game's lock and reading what judging it needs (`judging_of`);
+        `cached` is the last judged submission whose state the caller holds, so that the stored
+        state is read only when it is not. The lock's token names the `worker` taking it, for
+        whoever looks at a lock left behind."""
         k = keys.game(game_id)
         token = f"{worker}/{secrets.token_hex(8)}"
         fields = {"judged": Field.JUDGED, "status": Field.STATUS, "state": Field.STATE}
-        index = batch.script(self._judging, [k.lock, k.meta, k.proj, k.log], [orjson.dumps(
+        return batch.script(self._judging, [k.lock, k.meta, k.proj, k.log], [orjson.dumps(
             {"token": token, "lock_ms": _LOCK_MS, "cached": cached, "fields": fields}
-        )])
-        return index, token
+        )], read=functools.partial(self.judging_of, token=token))
 
     @staticmethod
     def judging_of(answer: list[Any], token: str) -> Judging | None:
@@ -112,11 +112,11 @@ class Locks:
             raise Locked(max(answer[1], 0) / 1000)
         if answer[0] != b"ok":
             return None
-        _, meta, judged, status, state, entries = answer
+        _, meta, judged_seq, status, state, entries = answer
         return Judging(
             lock=token,
             meta=decode_meta(dict(zip(meta[::2], meta[1::2], strict=True))),
-            judged=judged,
+            judged_seq=judged_seq,
             finished=Status.read(status) == Status.FINISHED,
             state=orjson.loads(state) if state else None,
             entries=[orjson.loads(fields[1]) for _, fields in entries],

@@ -13,6 +13,7 @@ the same millisecond make identical entries, so the entry alone could not tell.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
@@ -28,7 +29,7 @@ import redis
 
 from engine.log import ACCEPTED, REJECTED, chain
 from store import keys
-from store.batch import Batch
+from store.batch import Answer, Batch
 from store.counts import Count
 from store.projections import Field, Projection, Status
 
@@ -344,13 +345,14 @@ class Log:
         )
         return [orjson.loads(fields[b"e"]) for _, fields in found]
 
-    def queue_verdict_after(self, batch: Batch, chained: Chained, after: int, timeout_ms: int
-                            ) -> int:
-        """A wait for the entries past `after` (the verdict among them, `landed` reads its
-        answer), queued in a batch after the append `chained` (sent with `nudge`), which ends
-        it at once should it refuse."""
-        streams = {chained.keys[0]: f"{after}-0", chained.nudge: "0-0"}
-        return batch.add("XREAD", "BLOCK", timeout_ms, "STREAMS", *streams, *streams.values())
+    def queue_verdict_after(self, batch: Batch, chained: Chained, seq: int, timeout_ms: int
+                            ) -> Answer[Landed]:
+        """A wait for the entries past submission `seq`, the verdict on it among them, queued in
+        a batch after the append `chained` (sent with `nudge`), which ends it at once should it
+        refuse."""
+        streams = {chained.keys[0]: f"{seq}-0", chained.nudge: "0-0"}
+        return batch.add("XREAD", "BLOCK", timeout_ms, "STREAMS", *streams, *streams.values(),
+                         read=functools.partial(landed, seq=seq, after=seq))
 
     def write(self, writing: Writing, based_on: tuple[int, str] | None = None) -> Appended:
         """`writing` appended, chained again onto the head a refusal names while another
@@ -367,10 +369,10 @@ class Log:
             based_on, writing = appended.head, writing.again()
         raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")
 
-    def queue_append(self, batch: Batch, chained: Chained) -> int:
-        """Queue an append in a batch (`chained.outcome` reads its answer); one that finds the
-        log moved is for `write` to try again."""
-        return batch.script(self._append, chained.keys, chained.args)
+    def queue_append(self, batch: Batch, chained: Chained) -> Answer[Appended]:
+        """Queue an append in a batch; one that finds the log moved is for `write` to try
+        again."""
+        return batch.script(self._append, chained.keys, chained.args, read=chained.outcome)
 
     def head(self, game_id: str) -> tuple[int, str] | None:
         """The log's version and its last entry's hash."""
@@ -383,10 +385,10 @@ class Log:
         found = self._verdict(keys=[k.log, k.verdict], args=[orjson.dumps({"seq": seq})])
         return orjson.loads(found) if found else None
 
-    def queue_submitted(self, batch: Batch, game_id: str) -> int:
-        """Queue reading the last submission's seq (bytes, or None before any)."""
+    def queue_submitted(self, batch: Batch, game_id: str) -> Answer[int]:
+        """Queue reading the last submission's seq (0 before any)."""
         meta = keys.game(game_id).meta
-        return batch.add("HGET", meta, "submitted")
+        return batch.add("HGET", meta, "submitted", read=_seq)
 
     def progress(self, game_id: str) -> tuple[int, int]:
         """The last submission's seq and the last judged one's, read together."""
@@ -396,3 +398,7 @@ class Log:
         pipe.hget(k.proj, Field.JUDGED)
         submitted, judged = pipe.execute()
         return int(submitted or 0), int(judged or 0)
+
+
+def _seq(answer: bytes | None) -> int:
+    return int(answer or 0)

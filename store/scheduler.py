@@ -2,12 +2,13 @@
 
 Marking a game adds it to the dirty set and rings a bell for a drain waiting for work; a drain
 claims games oldest first; a drain slot's flag stands for "a drain job is queued or running in
-this slot". The bell carries the submission a game was marked for, which a drain may judge
-without claiming the game (`next_dirty`'s `handed`); it then unmarks the game (`unmark`) only
-if its commit wrote and no later submission marked the game since, which the marks hash says:
-a game's latest mark names its submission. Unmarking cannot go with the commit (on a cluster
-the game's keys and these live on different shards), and a game left marked is only claimed
-once more for nothing.
+this slot". These are plain operations (`ring`, `queue_claim`, `drain_may_stop`): the drain
+(`workers.drain.Drain`) decides when to wait and what to claim, and holds its claims. The bell
+carries the submission a game was marked for, which a drain may judge without claiming the
+game; it then unmarks the game (`Settling.unmark`) only if its commit wrote and no later
+submission marked the game since, which the marks hash says: a game's latest mark names its
+submission. Unmarking cannot go with the commit (on a cluster the game's keys and these live on
+different shards), and a game left marked is only claimed once more for nothing.
 
 Each worker process beats a heartbeat every second (`tend`), which also heals what dead
 processes left behind. Everything held is a lease that a killed process cannot keep:
@@ -22,27 +23,26 @@ processes left behind. Everything held is a lease that a killed process cannot k
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import orjson
 import redis
 
 from store import alive, keys
-from store.batch import Batch, checked
+from store.batch import Answer, Batch
 
 DRAINERS = 2
 # Games a drain claims at once: judged in three round trips (claim, read, commit) whatever
-# their number.
+# their number (`workers.drain`).
 AT_ONCE = 64
 CLAIM_S = 5.0
 # A worker counts as alive this long after its last heartbeat (it beats every second).
 ALIVE_S = 4.0
 _FLAG_S = 5
 # A drain waiting for work claims again this often, renewing its slot's flag (`_FLAG_S`).
-_WAIT_AT_ONCE_S = 1.0
+WAIT_AT_ONCE_S = 1.0
 # The flag of a drain job queued but not yet started: it has no worker yet.
 _QUEUED = "queued"
 # A worker whose heartbeat lapsed this long ago is forgotten altogether.
@@ -105,13 +105,15 @@ end
 return open_slot(KEYS[1], 5, a.flag_s)
 """
 
-# Settle the claims this drain is done with (`settled`, each only if still its own): release
-# those of the games it judged ([game, until]), and make those of the games it found locked
-# lapse with the lock ([game, until, when the lock lapses]). Unmark the games it judged
-# unclaimed (`unmarked`, [game, mark]) unless marked for another submission since (KEYS[4],
-# the marks). Then take back lapsed claims, take the `count` oldest dirty games and claim them
-# `until`; the drain slot's flag (KEYS[3]) names its `worker` and lives `flag_s` while the job
-# works. ARGV[1] is {"now", "until", "flag_s", "worker", "count", "settled", "unmarked"}.
+# Settle the claims this drain is done with (`settled`, each only if still its own: the same
+# lapse time, since a slow drain whose claim lapsed and was taken by another must not release
+# that other's claim): release those of the games it judged ([game, until]), and make those of
+# the games it found locked lapse with the lock ([game, until, when the lock lapses]). Unmark
+# the games it judged unclaimed (`unmarked`, [game, mark]) unless marked for another
+# submission since (KEYS[4], the marks). Then take back lapsed claims, take the `count` oldest
+# dirty games and claim them `until`; the drain slot's flag (KEYS[3]) names its `worker` and
+# lives `flag_s` while the job works. ARGV[1] is {"now", "until", "flag_s", "worker", "count",
+# "settled", "unmarked"}.
 _CLAIM = _RECLAIM + """
 local a = cjson.decode(ARGV[1])
 for _, claim in ipairs(a.settled) do
@@ -187,12 +189,41 @@ class Ring(NamedTuple):
     submission: bytes | None
 
 
-# Commands about one game sent with a claim (`Scheduler.next_dirty`): they are queued in the
-# claim's batch, and the function they return is given its answers.
-Along = Callable[[Batch, str], Callable[[list[Any]], None]]
-# Offered what the bell carried before a claim: True when the caller judges that submission
-# itself, claiming nothing.
-Takes = Callable[[Ring], bool]
+class Claim(NamedTuple):
+    """A game a drain claimed, and when that claim lapses: a string, since a Lua number would
+    reach Redis rounded, and settling the claim compares it."""
+
+    game: str
+    until: str
+
+
+@dataclass
+class Settling:
+    """What a drain is done with, settled by its next claim without a round trip of its own."""
+
+    # Claims to settle: [game, until] released (a judged game), or [game, until, when to lapse
+    # instead] (a game found locked).
+    claims: list[list[str]] = field(default_factory=list)
+    # Games judged unclaimed, to unmark: [game, its `Marked.mark`].
+    marks: list[list[str]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.claims or self.marks)
+
+    def release(self, claim: Claim) -> None:
+        """Release a claim on a game judged (a claim since taken by another drain stays with
+        it)."""
+        self.claims.append([claim.game, claim.until])
+
+    def lapse(self, claim: Claim, in_s: float) -> None:
+        """Make a claim lapse in `in_s` (when the lock of the game it found locked lapses)."""
+        self.claims.append([claim.game, claim.until, repr(time.time() + in_s)])
+
+    def unmark(self, game_id: str, marked: Marked) -> None:
+        """Unmark a game judged without claiming it, up to the submission `marked`: unless the
+        game was marked for a later submission since (then it waits for that one, claimed as
+        any other)."""
+        self.marks.append([game_id, marked.mark])
 
 
 class Scheduler:
@@ -202,13 +233,6 @@ class Scheduler:
         self._claim = client.register_script(_CLAIM)
         self._tend = client.register_script(_TEND)
         self._free_slots = client.register_script(_FREE_SLOTS)
-        # The claims this object took and has not released: game -> when the claim lapses.
-        self._claims: dict[str, str] = {}
-        # Claims settled by the next claim: [game, when it lapses], released (a judged game),
-        # or with when to lapse instead (a game found locked).
-        self._settled: list[list[str]] = []
-        # Games judged unclaimed, unmarked by the next claim: [game, its `Marked.mark`].
-        self._unmarked: list[list[str]] = []
 
     def mark_dirty(self, game_id: str | None = None, unless_claimed: bool = False) -> int | None:
         """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
@@ -217,113 +241,65 @@ class Scheduler:
         judges the moves of many games. A second slot opens only while more games wait than
         one drain claims at once (`AT_ONCE`): while one drain can take them all, a second only
         splits each game's moves between two processes, each then decoding the state the other
-        left instead of judging on from its own (with 32 clients posting, 0.28-0.30 ms of the
-        workers' CPU a verdict against 0.15-0.19, and 0.41-0.42x the ceiling's verdicts a
-        second against 0.48-0.51x). Without a game it only opens a slot for games already waiting
-        (a worker starting up). `unless_claimed` leaves a game a drain is judging to it.
+        left instead of judging on from its own (measured: docs/benchmarks.md). Without a game
+        it only opens a slot for games already waiting (a worker starting up). `unless_claimed`
+        leaves a game a drain is judging to it.
         """
         return slot_of(self._mark_dirty(*_marking(game_id, unless_claimed)))
 
-    def queue_mark(self, batch: Batch, game_id: str, marked: Marked | None = None) -> int:
-        """`mark_dirty` in a batch, for the submission `marked`; `slot_of` reads its answer."""
+    def queue_mark(self, batch: Batch, game_id: str, marked: Marked | None = None
+                   ) -> Answer[int | None]:
+        """`mark_dirty` in a batch, for the submission `marked`."""
         keys_, args = _marking(game_id, False, marked)
-        return batch.script(self._mark_dirty, keys_, args)
+        return batch.script(self._mark_dirty, keys_, args, read=slot_of)
 
-    def next_dirty(
-        self, slot: int, linger_s: float, worker: str = _QUEUED, at_most: int = 1,
-        give_up: threading.Event | None = None, along: Along | None = None,
-        bell_first: bool = False, handed: Takes | None = None,
-    ) -> list[str]:
-        """Claim up to `at_most` games, marked dirty longest ago first, waiting up to `linger_s`
-        for one to appear.
-
-        A claim lapses after `CLAIM_S`, so a game whose job died before judging it is not
-        lost: the next claim or heartbeat puts it back. Release a claim once its game is judged
-        (`judged`: the next claim does it without a round trip of its own). Claiming is one
-        script, so it cannot block; waiting blocks on the bell that marking a game rings, a
-        second at a time: each claim renews the slot's flag, and `give_up` (set) ends the wait.
-        `worker` names the process running the drain, for its slot's flag. The claim that
-        follows a ring carries `along`'s commands about the game the bell named, in its round
-        trip, and returns whatever it claimed, nothing included. `bell_first` waits for the
-        bell before the first claim: the caller knows that no game waited a moment ago (a
-        drain right after its commit), and a game marked since rang it. What the bell carried
-        is offered to `handed` first: when it takes it, nothing is claimed (none is returned).
-        """
-        deadline = time.monotonic() + linger_s
-        rung = self._rung(min(linger_s, _WAIT_AT_ONCE_S)) if bell_first and linger_s else None
-        while True:
-            if rung is not None and handed is not None and handed(rung):
-                return []
-            now = time.time()
-            # A string: a Lua number would reach Redis rounded, and the release compares it.
-            until = repr(now + CLAIM_S)
-            settled, self._settled = self._settled, []
-            unmarked, self._unmarked = self._unmarked, []
-            batch = Batch(self.redis)
-            claiming = batch.script(
-                self._claim,
-                [keys.DIRTY, keys.CLAIMED, keys.draining(slot), keys.MARKS],
-                [orjson.dumps({
-                    "now": now, "until": until, "flag_s": _FLAG_S, "worker": worker,
-                    "count": at_most, "settled": settled, "unmarked": unmarked,
-                })],
-            )
-            answered = (along(batch, rung.game) if along is not None and rung is not None
-                        else None)
-            answers = batch.run()
-            if answered is not None:
-                answered(answers)
-            claimed = checked(answers[claiming])
-            left = deadline - time.monotonic()
-            stop = left <= 0 or (give_up is not None and give_up.is_set())
-            # What was sent along is the caller's to finish (a lock it took, say), at once.
-            if claimed or answered is not None or stop:
-                games = [game.decode() for game in claimed]
-                self._claims.update(dict.fromkeys(games, until))
-                return games
-            rung = self._rung(min(left, _WAIT_AT_ONCE_S))
-
-    def _rung(self, timeout_s: float) -> Ring | None:
-        """What the bell carries, waiting up to `timeout_s` for it to ring."""
+    def ring(self, timeout_s: float) -> Ring | None:
+        """What the bell carries, waiting up to `timeout_s` for a marked game to ring it.
+        Claiming is a script and cannot block: a drain waiting for work blocks here."""
         rang = self.redis.blpop([keys.BELL], timeout=timeout_s)
         if rang is None:
             return None
         game, _, submission = rang[1].partition(b"\n")
         return Ring(game.decode(), submission or None)
 
-    def queue_waiting(self, batch: Batch) -> int:
+    def queue_claim(self, batch: Batch, slot: int, worker: str = _QUEUED, count: int = 1,
+                    settling: Settling | None = None) -> Answer[list[Claim]]:
+        """Claim up to `count` games, marked dirty longest ago first, settling first what the
+        drain is done with; each claim lapses after `CLAIM_S`, so a game whose job died before
+        judging it is not lost: the next claim or heartbeat puts it back. The claim renews the
+        slot's flag, which names the `worker` running the drain."""
+        now = time.time()
+        until = repr(now + CLAIM_S)
+        settling = settling or Settling()
+        return batch.script(
+            self._claim,
+            [keys.DIRTY, keys.CLAIMED, keys.draining(slot), keys.MARKS],
+            [orjson.dumps({
+                "now": now, "until": until, "flag_s": _FLAG_S, "worker": worker,
+                "count": count, "settled": settling.claims, "unmarked": settling.marks,
+            })],
+            read=lambda found: [Claim(game.decode(), until) for game in found],
+        )
+
+    def claim(self, slot: int, worker: str = _QUEUED, count: int = 1,
+              settling: Settling | None = None) -> list[Claim]:
+        """`queue_claim` in a round trip of its own."""
+        batch = Batch(self.redis)
+        claiming = self.queue_claim(batch, slot, worker, count, settling)
+        batch.run()
+        return claiming.value
+
+    def queue_waiting(self, batch: Batch) -> Answer[int]:
         """Queue counting the games marked dirty and claimed by no drain."""
         return batch.add("ZCARD", keys.DIRTY)
 
-    def judged(self, game_id: str) -> None:
-        """Release this drain's claim on a game it judged, with its next claim (a claim since
-        taken by another drain stays with it)."""
-        until = self._claims.pop(game_id, None)
-        if until is not None:
-            self._settled.append([game_id, until])
-
-    def unmark(self, game_id: str, marked: Marked) -> None:
-        """Unmark a game this drain judged without claiming it, up to the submission `marked`,
-        with its next claim: unless the game was marked for a later submission since (then it
-        waits for that one, claimed as any other)."""
-        self._unmarked.append([game_id, marked.mark])
-
-    def leave(self, game_id: str, lock_lapses_in_s: float | None = None) -> None:
-        """Leave this drain's claim on a game it could not judge to lapse, and another drain to
-        judge the game then. A game another worker holds locked (`lock_lapses_in_s`) is left
-        only until that lock lapses (with the next claim): a live holder judges what it finds
-        before releasing the lock, and a dead one's game is taken back as soon as its lock
-        lapses, not a whole claim later."""
-        until = self._claims.pop(game_id, None)
-        if until is not None and lock_lapses_in_s is not None:
-            self._settled.append([game_id, until, repr(time.time() + lock_lapses_in_s)])
-
-    def drain_may_stop(self, slot: int, worker: str = _QUEUED) -> bool:
-        """Settle this drain's claims (`judged`, `leave`) and lower the slot's flag; False if a
-        game was marked dirty meanwhile and this drain took the flag back, so the caller must go
-        on draining instead of stopping."""
-        if self._settled or self._unmarked:
-            self.next_dirty(slot, 0, worker, at_most=0)
+    def drain_may_stop(self, slot: int, worker: str = _QUEUED,
+                       settling: Settling | None = None) -> bool:
+        """Settle what the drain is done with and lower the slot's flag; False if a game was
+        marked dirty meanwhile and this drain took the flag back, so the caller must go on
+        draining instead of stopping."""
+        if settling:
+            self.claim(slot, worker, 0, settling)
         flag = keys.draining(slot)
         pipe = self.redis.pipeline(transaction=False)
         pipe.delete(flag)
@@ -341,13 +317,12 @@ class Scheduler:
                 "forget_s": FORGET_S}
         batch = Batch(self.redis)
         tending = batch.script(self._tend, [keys.WORKERS, keys.DIRTY, keys.CLAIMED, *_flags()],
-                               [orjson.dumps(beat)])
+                               [orjson.dumps(beat)], read=slot_of)
         beating = batch.add(*alive.beat(keys.alive(worker)))
-        answers = batch.run()
-        if alive.refused(answers[beating]):
+        batch.run()
+        if alive.refused(beating.raw):
             alive.hold_on(self.redis, keys.alive(worker))
-        slot = checked(answers[tending])
-        return None if slot < 0 else int(slot)
+        return tending.value
 
     def free_slots(self, worker: str) -> None:
         """Free the drain slots `worker` holds: none of its drains runs any more."""

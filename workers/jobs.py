@@ -16,9 +16,8 @@ from engine.audit import report
 from store import Store
 from store.audits import AuditStatus
 from store.connection import cluster_url, redis_url
-from store.scheduler import AT_ONCE
 from workers import presence
-from workers.validation import ReadAhead, judge
+from workers.drain import Drain
 
 
 def _store() -> Store:
@@ -26,9 +25,10 @@ def _store() -> Store:
 
 
 # How long a drain waits for more work once it finds none. Players take seconds over a move:
-# a drain that stopped at once (it used to wait 50 ms) left nearly every move of a game played
-# at a person's pace to a new RQ job, 9 ms to a verdict where a drain already running takes 4.
-# A drain waiting costs one claim a second (`Scheduler.next_dirty`).
+# a drain that stopped at once would leave nearly every move of a game played at a person's
+# pace to a new RQ job, twice as slow to a verdict as a drain already running
+# (docs/benchmarks.md). A drain waiting costs one claim a second
+# (`store.scheduler.WAIT_AT_ONCE_S`).
 LINGER_S = 10.0
 # Set when the worker is asked to stop: a waiting drain gives up at once, so a stop takes a
 # second at most, not a whole linger.
@@ -39,51 +39,10 @@ PROGRESS_EVERY_S = 0.25
 
 
 def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
-    """Judge games until none is marked dirty; the number of verdicts written.
-
-    The job lingers for more work before it stops (`LINGER_S`): a stream of moves is judged by
-    one job instead of one job each, under load and at a person's pace alike. The games
-    claimed at once are judged in three round trips (claim, read, commit) whatever their
-    number, and the game a bell woke the drain for in two (its read goes with the claim,
-    `ReadAhead`), or in one, its commit, when the bell hands over a submission that follows
-    this process's own last commit of that game (`ReadAhead.hand`: unclaimed, the game is
-    unmarked by the next claim); the claims on judged games are released by the next claim,
-    which waits for the bell when no game waited as the commit ran (a claim finding nothing
-    cost a round trip a verdict at a person's pace), and a game submitted to while it was
-    judged is judged again at once, its claim still held. A game that cannot be
-    judged now must not stop the drain for every other game: locked by another worker (judging
-    it, or dead while judging it), it keeps its claim until that lock lapses; failing (a bug),
-    until the claim lapses; then the game is judged again. When Redis goes away the drain ends:
-    the worker waits for it to be back.
-    """
-    store = _store()
-    scheduler = store.scheduler
-    worker = presence.me()
-    ahead = ReadAhead(store, worker)
-    written = 0
-    while True:
-        again: list[str] = []
-        quiet = False  # no game waited as the last commit ran
-        while True:
-            linger = 0 if again or STOPPING.is_set() else linger_s
-            claimed = scheduler.next_dirty(
-                slot, linger, worker, AT_ONCE - len(again), STOPPING, along=ahead,
-                bell_first=quiet, handed=ahead.hand)
-            read = ahead.take()
-            if not (games := again + claimed + list(read)):
-                break
-            judged = judge(store, games, worker, read)
-            written += judged.written
-            for game_id in judged.done:
-                scheduler.judged(game_id)
-            for game_id, marked in judged.unmark.items():
-                scheduler.unmark(game_id, marked)
-            for game_id in judged.left:
-                scheduler.leave(game_id, judged.locked.get(game_id))
-            again = judged.again
-            quiet = judged.waiting == 0
-        if scheduler.drain_may_stop(slot, worker):
-            return written
+    """Judge games until none is marked dirty (`workers.drain.Drain`); the number of verdicts
+    written. The job lingers for more work before it stops (`LINGER_S`): a stream of moves is
+    judged by one job instead of one job each, under load and at a person's pace alike."""
+    return Drain(_store(), slot, presence.me(), linger_s, STOPPING).run()
 
 
 def audit(game_id: str, number: int) -> bool:

@@ -27,11 +27,19 @@ def test_each_command_is_answered_as_the_client_answers_it_alone(client):
     field = batch.add("HGET", "h", "f")
     score = batch.add("ZSCORE", "z", "m")
     ran = batch.script(script, ["k"], ["a"])
-    answers = batch.run()
-    assert answers[read] == client.xread({"s": "0-0"}, block=10)
-    assert answers[field] == client.hget("h", "f") == b"v"
-    assert answers[score] == client.zscore("z", "m") == 1.5
-    assert answers[ran] == [b"k", b"a"]
+    batch.run()
+    assert read.value == client.xread({"s": "0-0"}, block=10)
+    assert field.value == client.hget("h", "f") == b"v"
+    assert score.value == client.zscore("z", "m") == 1.5
+    assert ran.value == [b"k", b"a"]
+
+
+def test_an_answer_reads_itself_into_what_its_caller_wants(client):
+    client.hset("h", "n", "7")
+    batch = Batch(client)
+    number = batch.add("HGET", "h", "n", read=int)
+    batch.run()
+    assert number.value == 7
 
 
 def test_a_command_that_fails_answers_its_error_and_the_others_still_answer(client):
@@ -39,9 +47,11 @@ def test_a_command_that_fails_answers_its_error_and_the_others_still_answer(clie
     batch = Batch(client)
     failed = batch.add("INCR", "text")
     counted = batch.add("INCR", "count")
-    answers = batch.run()
-    assert isinstance(answers[failed], redis.ResponseError)
-    assert answers[counted] == 1
+    batch.run()
+    assert isinstance(failed.error, redis.ResponseError)
+    with pytest.raises(redis.ResponseError):
+        _ = failed.value
+    assert counted.value == 1 and counted.error is None
     assert client.get("count") == b"1"
 
 
@@ -59,6 +69,6 @@ def test_a_batch_given_up_with_answers_unread_leaves_them_to_no_other_batch(redi
 
 def _run(client, *commands):
     batch = Batch(client)
-    for command in commands:
-        batch.add(*command)
-    return batch.run()
+    answers = [batch.add(*command) for command in commands]
+    batch.run()
+    return [answer.value for answer in answers]

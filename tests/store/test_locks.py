@@ -12,8 +12,9 @@ from tests.store.conftest import new_game, once_blocked, submit
 
 def judging(store, game_id, cached=-1):
     batch = Batch(store.redis)
-    index, token = store.locks.queue_judging(batch, game_id, cached)
-    return store.locks.judging_of(batch.run()[index], token)
+    read = store.locks.queue_judging(batch, game_id, cached)
+    batch.run()
+    return read.value
 
 
 def test_a_locked_game_cannot_be_taken_for_judging_until_its_holder_releases_it(store):
@@ -26,7 +27,7 @@ def test_a_locked_game_cannot_be_taken_for_judging_until_its_holder_releases_it(
     assert store.locks.take(game_id) is None
     store.locks.release(game_id, token)
     taken = judging(store, game_id)
-    assert (taken.judged, taken.finished, taken.meta["game"]) == (0, False, "coloretto")
+    assert (taken.judged_seq, taken.finished, taken.meta["game"]) == (0, False, "coloretto")
     assert store.locks.take(game_id) is None  # judging holds the lock
     store.locks.release(game_id, taken.lock)
 

@@ -15,7 +15,7 @@ from store.batch import NothingSent
 from store.counts import Count
 from store.log import Writing
 from tests.store.conftest import append, new_game, once_blocked, submit
-from workers.validation import judge_pending
+from workers.drain import judge_pending
 
 
 def test_entries_are_chained_and_numbered_without_gaps(store):

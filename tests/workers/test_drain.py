@@ -20,8 +20,9 @@ from store.projections import Field
 from store.scheduler import CLAIM_S
 from tests.api import create
 from tests.conftest import start_workers, stop
-from tests.store.conftest import append, wait_past, wait_until_blocked
+from tests.store.conftest import append, once_blocked, wait_past, wait_until_blocked
 from workers import jobs
+from workers.drain import Drain
 
 
 @pytest.fixture
@@ -33,8 +34,9 @@ def quiet_url(redis_url, monkeypatch):
 
 
 @pytest.fixture
-def store(quiet_url):
-    return Store(redis.Redis.from_url(quiet_url))
+def store(quiet_url, request):
+    # Its connections carry the test's name, so that CLIENT LIST tells them (`once_blocked`).
+    return Store(redis.Redis.from_url(quiet_url, client_name="test:" + request.node.name))
 
 
 def pending_game(store, seed="d"):
@@ -45,6 +47,10 @@ def pending_game(store, seed="d"):
     return game_id
 
 
+def claimed(claims):
+    return [claim.game for claim in claims]
+
+
 def verdicts(store, game_id):
     return [e["type"] for e in store.log.entries(game_id) if e["type"] != log.SUBMITTED][1:]
 
@@ -53,7 +59,7 @@ def test_a_game_claimed_by_a_job_that_died_is_judged_once_its_claim_lapses(store
     game_id = pending_game(store)
     store.scheduler.mark_dirty(game_id)
     with freeze_time("2026-11-23 10:00:00", tick=True):
-        assert store.scheduler.next_dirty(0, linger_s=0) == [game_id]  # ...and the job dies here
+        assert claimed(store.scheduler.claim(0)) == [game_id]  # ...and the job dies here
     with freeze_time("2026-11-23 10:00:02", tick=True):
         assert jobs.drain(linger_s=0) == 0  # still claimed: nobody else judges it yet
         assert verdicts(store, game_id) == []
@@ -189,7 +195,7 @@ def test_a_drain_woken_by_the_bell_judges_the_game_it_names_even_if_another_drai
     game_id = pending_game(store)
     store.scheduler.mark_dirty(game_id)  # rings the bell, naming the game
     other = Store(store.redis).scheduler
-    assert other.next_dirty(1, linger_s=0) == [game_id]  # another drain claims it, and is slow
+    assert claimed(other.claim(1)) == [game_id]  # another drain claims it, and is slow
     done = {}
     draining = threading.Thread(target=lambda: done.update(written=jobs.drain(linger_s=3)))
     draining.start()
@@ -200,6 +206,21 @@ def test_a_drain_woken_by_the_bell_judges_the_game_it_names_even_if_another_drai
     assert store.redis.get(keys.game(game_id).lock) is None
     draining.join(10)
     assert done == {"written": 1}
+
+
+def test_a_drain_told_no_game_waited_waits_for_the_bell_before_it_claims(store):
+    """Right after a commit that found no game waiting, a claim would find nothing: the drain
+    waits for the next mark's ring first, and claims then."""
+    store.redis.zadd(DIRTY, {"unrung": 1.0})  # as a mark would, but without the ring
+    drain = Drain(store, linger_s=5)
+    drain.quiet = True
+    with once_blocked(store, "blpop", lambda: store.scheduler.mark_dirty("rung")):
+        work = drain.find_work()
+    assert work.games == ["unrung", "rung"]  # claimed once "rung" rang, not before
+    assert list(work.read) == ["rung"]  # and the game it named read in the same round trip
+    store.redis.zadd(DIRTY, {"unrung-too": 1.0})
+    drain.quiet = False
+    assert drain.find_work().games == ["unrung-too"]  # at once
 
 
 def test_a_waiting_drain_stops_when_its_worker_is_asked_to_stop(store, quiet_url):

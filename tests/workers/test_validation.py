@@ -18,7 +18,8 @@ from store.projections import Status
 from store.scheduler import Marked
 from tests.store.conftest import append, wait_past
 from workers import jobs
-from workers.validation import ReadAhead, has_pending, judge, judge_pending
+from workers.drain import Drain, Work, judge_pending
+from workers.validation import STATES, hand, has_pending
 
 
 @pytest.fixture
@@ -118,7 +119,7 @@ def test_a_log_rewritten_by_a_failover_is_not_resumed_from_memory(store, redis_u
             store.redis.restore(name, 0, dumped)
     assert submit(store, game_id, 0, {"type": "take", "row": 0}) == 2
     judged_elsewhere = (
-        "import redis, sys; from store import Store; from workers.validation import judge_pending;"
+        "import redis, sys; from store import Store; from workers.drain import judge_pending;"
         "sys.exit(judge_pending(Store(redis.Redis.from_url(sys.argv[1])), sys.argv[2]) != 1)"
     )
     subprocess.run([sys.executable, "-c", judged_elsewhere, redis_url, game_id], check=True)
@@ -132,7 +133,7 @@ def test_a_game_listed_twice_is_judged_once_and_left_unlocked(store):
     been claimed again too."""
     game_id = new_game(store, seed="twice")
     submit(store, game_id, 0, {"type": "draw"})
-    assert judge(store, [game_id, game_id]).written == 1
+    assert Drain(store).work_through(Work([game_id, game_id])).written == 1
     assert kinds(store, game_id)[-1] == "move-accepted"
     assert store.locks.take(game_id) is not None
 
@@ -154,10 +155,7 @@ def posted(store, game_id, move):
 
 def rung(store):
     """What the bell carries, taken as a drain waiting for work takes it."""
-    rings = []
-    store.scheduler.next_dirty(0, linger_s=1, bell_first=True,
-                               handed=lambda ring: rings.append(ring) or True)
-    return rings[0]
+    return store.scheduler.ring(1)
 
 
 def reads(store):
@@ -170,14 +168,14 @@ def test_the_submission_the_bell_hands_over_is_judged_without_reading_the_game(q
     submit(quiet, game_id, 0, {"type": "draw"})
     assert judge_pending(quiet, game_id) == 1  # this process now holds the game's state
     appended = posted(quiet, game_id, {"type": "place", "row": 0})
-    ahead = ReadAhead(quiet, "w")
-    assert ahead.hand(rung(quiet))
+    handed = hand(STATES, rung(quiet))
+    assert handed is not None
     before = reads(quiet)
-    judged = judge(quiet, [], "w", ahead.take())
-    assert judged.written == 1 and reads(quiet) == before
+    drain = Drain(quiet, worker="w")
+    assert drain.work_through(Work(handed=handed)).written == 1 and reads(quiet) == before
     assert quiet.log.verdict(game_id, appended.seq)["type"] == "move-accepted"
-    assert judged.unmark[game_id].seq == appended.seq
-    assert judged.done == [game_id]
+    assert drain.settling.marks == [[game_id, f"{appended.seq}:{handed.marked.hash}"]]
+    assert drain.again == []
 
 
 def test_a_handed_over_submission_that_is_not_in_the_log_commits_nothing(quiet):
@@ -193,11 +191,11 @@ def test_a_handed_over_submission_that_is_not_in_the_log_commits_nothing(quiet):
     quiet.scheduler.queue_mark(batch := Batch(quiet.redis), game_id, marked)
     batch.run()
     submit(quiet, game_id, 0, {"type": "place", "row": 1})  # came first
-    ahead = ReadAhead(quiet, "w")
-    assert ahead.hand(rung(quiet))  # chained onto this process's head, as far as it knows
+    handed = hand(STATES, rung(quiet))
+    assert handed is not None  # chained onto this process's head, as far as it knows
     before = quiet.log.entries(game_id)
-    judged = judge(quiet, [], "w", ahead.take())
-    assert judged.written == 0 and not judged.unmark
+    drain = Drain(quiet, worker="w")
+    assert drain.work_through(Work(handed=handed)).written == 0 and not drain.settling
     assert quiet.log.entries(game_id) == before
     assert has_pending(quiet, game_id)
     assert game_id.encode() in quiet.redis.zrange(keys.DIRTY, 0, -1)
@@ -208,9 +206,9 @@ def test_a_handed_over_submission_that_is_not_in_the_log_commits_nothing(quiet):
 def test_a_ring_is_not_taken_without_the_state_its_submission_follows(quiet):
     game_id = new_game(quiet, seed="unheld")
     posted(quiet, game_id, {"type": "draw"})
-    assert not ReadAhead(quiet, "w").hand(rung(quiet))  # never judged here
+    assert hand(STATES, rung(quiet)) is None  # never judged here
     assert judge_pending(quiet, game_id) == 1
     submit(quiet, game_id, 0, {"type": "place", "row": 0})  # pending, never rung
     posted(quiet, game_id, {"type": "draw"})
-    assert not ReadAhead(quiet, "w").hand(rung(quiet))  # it follows another submission
+    assert hand(STATES, rung(quiet)) is None  # it follows another submission
     assert judge_pending(quiet, game_id) == 2
