@@ -159,6 +159,8 @@ async def _measured(args, s: stack.Stack, player: list[plays.Track],
     for task in crowd.tasks:  # type: ignore[attr-defined]
         task.cancel()
     print(f"a player's verdicts with followers:     {_spread(with_followers)}")
+    print(f"  on the game nobody follows:            {_spread(with_followers[::2])}")
+    print(f"  on the game {args.big} follow:          {_spread(with_followers[1::2])}")
     print(f"a new entry reaching each follower:      "
           f"{_spread([x * 1000 for x in crowd.latencies])}")
     index, whole = 0, 0

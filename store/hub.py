@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +37,8 @@ from store.connection import UNREACHABLE, StoreClient
 _SLICE_MS = 5000
 # The latest entries of a followed game the hub keeps, for requests a little behind.
 _KEPT = 256
+# Requests a reader wakes before it lets others run (`Hub.landed`).
+_WOKEN_AT_ONCE = 300
 # How long a reader waits before asking again after Redis did not answer.
 _AWAY_S = 0.5
 # A reader is asked to take up a new game this many times at most, `_NUDGE_S` apart.
@@ -61,19 +62,20 @@ class Waiter:
 @dataclass
 class _Followed:
     """A game some request waits on: the last seq known to be in its log, the latest
-    entries read, oldest first, ending at `last`, and who waits (the urgent first)."""
+    entries read, oldest first, and who waits (the urgent first)."""
 
     last: int
     urgent: set[Waiter] = field(default_factory=set)
     plain: set[Waiter] = field(default_factory=set)
-    recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=_KEPT))
+    # Consecutive, ending at `last`; replaced whole, so that a waiter slices it unlocked.
+    kept: tuple[dict[str, Any], ...] = ()
 
     def after(self, seq: int) -> list[dict[str, Any]] | None:
         """The kept entries past `seq`, or None when they do not reach back to it."""
-        recent = list(self.recent)
-        if not recent or recent[0]["seq"] > seq + 1:
+        kept = self.kept
+        if not kept or kept[0]["seq"] > seq + 1:
             return None
-        return [entry for entry in recent if entry["seq"] > seq]
+        return list(kept[seq + 1 - kept[0]["seq"]:])
 
     def waiting(self, waiter: Waiter) -> set[Waiter]:
         """The set the waiter joins: the urgent or the others."""
@@ -164,15 +166,23 @@ class Hub:
     def landed(self, followed: _Followed, entries: list[dict[str, Any]]) -> None:
         """Keep what a reader read of a game, and wake the requests waiting on it."""
         with self._lock:
+            kept = list(followed.kept)
             for entry in entries:
                 if entry["seq"] > followed.last:
-                    if followed.recent and followed.recent[-1]["seq"] != entry["seq"] - 1:
-                        followed.recent.clear()
-                    followed.recent.append(entry)
+                    if kept and kept[-1]["seq"] != entry["seq"] - 1:
+                        kept = []
+                    kept.append(entry)
                     followed.last = entry["seq"]
+            followed.kept = tuple(kept[-_KEPT:])
             waiters = followed.waiters
-        for waiter in waiters:
+        for woken, waiter in enumerate(waiters, 1):
             waiter.woken.set()
+            if woken % _WOKEN_AT_ONCE == 0:
+                # Under gevent, a woken request runs after those woken before it and after what
+                # became ready meanwhile: thousands woken at once would keep a player's answer
+                # (its socket ready) waiting behind every one of them. Going to the back of the
+                # queue now and then lets it in between.
+                time.sleep(0)
 
     def unblock(self, client_id: int) -> None:
         """End the XREAD a reader's connection is blocked in."""
