@@ -5,7 +5,8 @@
 It starts its own redis-server and the Procfile's web (gunicorn gevent, two processes, each
 taking up to `--connections`) and workers (`bench.stack`), then:
 1. a player posts `--moves` moves, one every `--pace` s (`wait=5`), to a game nobody follows
-   and to the game the crowd will follow: their verdicts' p50 and p99 without followers;
+   and to the game the crowd will follow, while another client plays the other games: the
+   player's verdicts' p50 and p99 without followers;
 2. `--big` followers of that game and `--each` of `--games` other games connect
    (`events?follow=1`, server-sent events, as a page's EventSource) from one asyncio process,
    spread over addresses 127.0.0.2 on;
@@ -150,7 +151,7 @@ async def _measured(args, s: stack.Stack, player: list[plays.Track],
     await asyncio.sleep(1)
     crowd.latencies.clear()
     playing = _played(s.service, player, args.moves, args.moves, args.pace)
-    background = _played(s.service, others, 0, args.moves, args.pace * 2 / len(others))
+    background = _played(s.service, others, args.moves, args.moves, _background_pace(args))
     while playing.is_alive() or background.is_alive():
         await asyncio.sleep(0.2)
     await asyncio.sleep(1)
@@ -173,6 +174,11 @@ async def _measured(args, s: stack.Stack, player: list[plays.Track],
           f"{whole} of {total}")
 
 
+def _background_pace(args) -> float:
+    """The other games' moves, one every so often in turn: each game as fast as the player."""
+    return args.pace * 2 / args.games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--big", type=int, default=5000)
@@ -189,8 +195,14 @@ def main() -> None:
         player = plays.prepare(s.service, "coloretto", 4, 2, "player")
         others = plays.prepare(s.service, "coloretto", 4, args.games, "others")
         alone = _played(s.service, player, 0, args.moves, args.pace)
-        print(f"a player's verdicts without followers:  {_spread(alone.out.get())}")
+        background = _played(s.service, others, 0, args.moves, _background_pace(args))
+        took = alone.out.get()
+        print(f"a player's verdicts without followers:  {_spread(took)}")
+        print(f"  on the game nobody will follow:        {_spread(took[::2])}")
+        print(f"  on the game {args.big} will follow:     {_spread(took[1::2])}")
+        background.out.get()
         alone.join()
+        background.join()
         asyncio.run(_measured(args, s, player, others))
 
 
