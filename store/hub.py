@@ -19,6 +19,7 @@ is let go at once without waking the others.
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Iterable
@@ -38,7 +39,7 @@ _SLICE_MS = 5000
 # The latest entries of a followed game the hub keeps, for requests a little behind.
 _KEPT = 256
 # Requests a reader wakes before it lets others run (`Hub.landed`).
-_WOKEN_AT_ONCE = 300
+_WOKEN_AT_ONCE = 100
 # How long a reader waits before asking again after Redis did not answer.
 _AWAY_S = 0.5
 # A reader is asked to take up a new game this many times at most, `_NUDGE_S` apart.
@@ -57,6 +58,22 @@ class Waiter:
     def leave(self) -> None:
         self.gone = True
         self.woken.set()
+
+
+def _let_others_run() -> None:
+    """Let what else the process has to do run before more followers are woken.
+
+    Under gevent a woken request runs after those woken before it and after what became ready
+    meanwhile: thousands of followers woken at once kept a player's answer (its socket ready)
+    waiting behind every one of them. gevent's `idle` waits until nothing else is pending,
+    so a player's request, its verdict's answer and the woken followers run before the
+    next ones are woken. The store imports no gevent: a process it patched has loaded it."""
+    gevent = sys.modules.get("gevent")
+    monkey = sys.modules.get("gevent.monkey")
+    if gevent is not None and monkey is not None and monkey.is_module_patched("threading"):
+        gevent.idle()
+    else:
+        time.sleep(0)
 
 
 @dataclass
@@ -178,11 +195,7 @@ class Hub:
         for woken, waiter in enumerate(waiters, 1):
             waiter.woken.set()
             if woken % _WOKEN_AT_ONCE == 0:
-                # Under gevent, a woken request runs after those woken before it and after what
-                # became ready meanwhile: thousands woken at once would keep a player's answer
-                # (its socket ready) waiting behind every one of them. Going to the back of the
-                # queue now and then lets it in between.
-                time.sleep(0)
+                _let_others_run()
 
     def unblock(self, client_id: int) -> None:
         """End the XREAD a reader's connection is blocked in."""
