@@ -17,7 +17,7 @@ from store.projections import Field, Status
 
 # Shorter than a claim (`store.scheduler.CLAIM_S`): when the claim of a judge that died lapses,
 # the game is unlocked for the next.
-_LOCK_MS = 4_000
+LOCK_MS = 4_000
 
 # Only the holder of the lock may release it; ARGV[1] is {"token": the holder's}.
 _RELEASE = """
@@ -77,15 +77,6 @@ class Locks:
         self._release = client.register_script(_RELEASE)
         self._judging = client.register_script(_JUDGING)
 
-    def take(self, game_id: str) -> str | None:
-        """The lock's token, or None when another worker holds it."""
-        token = secrets.token_hex(8)
-        taken = self.redis.set(keys.game(game_id).lock, token, nx=True, px=_LOCK_MS)
-        return token if taken else None
-
-    def release(self, game_id: str, token: str) -> None:
-        self._release(keys=[keys.game(game_id).lock], args=[orjson.dumps({"token": token})])
-
     def queue_release(self, batch: Batch, game_id: str, token: str) -> Answer[int]:
         return batch.script(
             self._release, [keys.game(game_id).lock], [orjson.dumps({"token": token})]
@@ -102,7 +93,7 @@ class Locks:
         token = f"{worker}/{secrets.token_hex(8)}"
         fields = {"judged": Field.JUDGED, "status": Field.STATUS, "state": Field.STATE}
         return batch.script(self._judging, [k.lock, k.meta, k.proj, k.log], [orjson.dumps(
-            {"token": token, "lock_ms": _LOCK_MS, "cached": cached, "fields": fields}
+            {"token": token, "lock_ms": LOCK_MS, "cached": cached, "fields": fields}
         )], read=functools.partial(self.judging_of, token=token))
 
     @staticmethod

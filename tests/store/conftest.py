@@ -1,6 +1,7 @@
 """The store against a real Redis: a database of its own, which no worker process listens on."""
 
 import re
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +14,8 @@ from engine import log
 from engine.game import Table
 from engine.games import GAMES
 from store import Store, keys
+from store.batch import Batch
+from store.locks import LOCK_MS
 from store.log import Appended, Writing
 from store.projections import Projection
 
@@ -91,3 +94,19 @@ def wait_until_blocked(client: redis.Redis, command: str, **fields: str) -> None
         if time.monotonic() > deadline:
             raise AssertionError(f"no client blocked in {command} within {_BLOCKED_WITHIN_S} s")
         time.sleep(0.005)
+
+
+def take_lock(store: Store, game_id: str) -> str | None:
+    """The game's lock taken as another worker judging it holds it: its token, or None when
+    it is held already."""
+    token = f"test/{secrets.token_hex(4)}"
+    taken = store.redis.set(keys.game(game_id).lock, token, nx=True, px=LOCK_MS)
+    return token if taken else None
+
+
+def release_lock(store: Store, game_id: str, token: str) -> None:
+    """Release the game's lock as its holder does with its commit (a token not the holder's
+    releases nothing)."""
+    batch = Batch(store.redis)
+    store.locks.queue_release(batch, game_id, token)
+    batch.run()

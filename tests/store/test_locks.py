@@ -7,7 +7,7 @@ from store import keys
 from store.audits import TTL_S, AuditStatus
 from store.batch import Batch
 from store.locks import Locked
-from tests.store.conftest import new_game, once_blocked, submit
+from tests.store.conftest import new_game, once_blocked, release_lock, submit, take_lock
 
 
 def judging(store, game_id, cached=-1):
@@ -19,17 +19,17 @@ def judging(store, game_id, cached=-1):
 
 def test_a_locked_game_cannot_be_taken_for_judging_until_its_holder_releases_it(store):
     game_id = new_game(store)
-    token = store.locks.take(game_id)
+    token = take_lock(store, game_id)
     assert token is not None
     with pytest.raises(Locked):
         judging(store, game_id)
-    store.locks.release(game_id, "not-the-holder")
-    assert store.locks.take(game_id) is None
-    store.locks.release(game_id, token)
+    release_lock(store, game_id, "not-the-holder")
+    assert take_lock(store, game_id) is None
+    release_lock(store, game_id, token)
     taken = judging(store, game_id)
     assert (taken.judged_seq, taken.finished, taken.meta["game"]) == (0, False, "coloretto")
-    assert store.locks.take(game_id) is None  # judging holds the lock
-    store.locks.release(game_id, taken.lock)
+    assert take_lock(store, game_id) is None  # judging holds the lock
+    release_lock(store, game_id, taken.lock)
 
 
 def test_judging_reads_the_pending_entries_and_the_state_only_when_the_caller_lacks_it(store):
@@ -38,7 +38,7 @@ def test_judging_reads_the_pending_entries_and_the_state_only_when_the_caller_la
     cold = judging(store, game_id)
     assert [e["type"] for e in cold.entries] == ["game-created", "move-submitted"]
     assert cold.state is not None
-    store.locks.release(game_id, cold.lock)
+    release_lock(store, game_id, cold.lock)
     warm = judging(store, game_id, cached=0)
     assert warm.entries == cold.entries and warm.state is None
 

@@ -20,7 +20,7 @@ from store.projections import Field
 from store.scheduler import CLAIM_S
 from tests.api import create
 from tests.conftest import start_workers, stop
-from tests.store.conftest import append, once_blocked, wait_past, wait_until_blocked
+from tests.store.conftest import append, once_blocked, take_lock, wait_past, wait_until_blocked
 from workers import jobs
 from workers.drain import Drain
 
@@ -110,7 +110,7 @@ def test_a_game_that_cannot_be_judged_does_not_stop_the_drain_for_the_others(sto
 def test_a_game_locked_by_a_judge_that_died_stays_claimed_and_is_judged_after_the_lock(store):
     game_id = pending_game(store)
     store.scheduler.mark_dirty(game_id)
-    store.locks.take(game_id)  # its judge was killed holding the lock
+    take_lock(store, game_id)  # its judge was killed holding the lock
     with freeze_time("2026-11-23 10:00:00", tick=True):
         assert jobs.drain(linger_s=0) == 0
         assert store.redis.zscore(CLAIMED, game_id) is not None  # not dropped

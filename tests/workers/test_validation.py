@@ -16,7 +16,7 @@ from store.locks import Locked
 from store.log import Writing
 from store.projections import Status
 from store.scheduler import Marked
-from tests.store.conftest import append, wait_past
+from tests.store.conftest import append, release_lock, take_lock, wait_past
 from workers import jobs
 from workers.drain import Drain, Work, judge_pending
 from workers.validation import STATES, hand, has_pending
@@ -68,11 +68,11 @@ def test_judging_twice_writes_nothing_twice(store):
 def test_a_locked_game_is_left_to_the_lock_holder(store):
     game_id = new_game(store)
     submit(store, game_id, 0, {"type": "draw"})
-    token = store.locks.take(game_id)
+    token = take_lock(store, game_id)
     with pytest.raises(Locked):
         judge_pending(store, game_id)
     assert has_pending(store, game_id)
-    store.locks.release(game_id, token)
+    release_lock(store, game_id, token)
     assert judge_pending(store, game_id) == 1
 
 
@@ -135,7 +135,7 @@ def test_a_game_listed_twice_is_judged_once_and_left_unlocked(store):
     submit(store, game_id, 0, {"type": "draw"})
     assert Drain(store).work_through(Work([game_id, game_id])).written == 1
     assert kinds(store, game_id)[-1] == "move-accepted"
-    assert store.locks.take(game_id) is not None
+    assert take_lock(store, game_id) is not None
 
 
 @pytest.fixture
