@@ -5,7 +5,7 @@ tokens, secret), `log` (appending and reading entries), `projections` (what read
 without replaying), `scheduler` (which games wait to be judged and by which drain), `locks`,
 `audits` (and `audit_places`, on the queues' Redis) and `counts` (the rate limits'), `strays`
 (submissions whose mark was lost); `hub` wakes the requests of a web process that wait on a
-game's log, all served by one reader;
+game's log, all served by one reader; `owed` sends again the marks Redis refused;
 `replicas` waits for a replica to hold a game's writes before the web answers them.
 `store.keys` spells every key; nothing outside this package knows one.
 
@@ -37,6 +37,7 @@ from store.log import (
     OutcomeUnknown,
     Writing,
 )
+from store.owed import OwedMarks
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Marked, Scheduler
@@ -75,6 +76,7 @@ class Store:
         self.audits = Audits(client)
         self.audit_places = Places(self.queues)
         self.hub = Hub(client)
+        self.owed = OwedMarks(self.scheduler)
 
     @classmethod
     def connect(
@@ -115,6 +117,8 @@ class Store:
             tries.append(sent)
         if sent.marking is None:
             tries[-1] = sent = self._mark_after(writing.game_id, sent, look_ms)
+        if sent.appended.outcome == Outcome.OK and sent.mark_refused:
+            self.owed.owe(writing.game_id)
         slots = [slot for tried in tries if (slot := tried.slot) is not None]
         return Submitted(sent.appended, slots, sent.looked, rechained=len(tries) > 1)
 
@@ -135,6 +139,7 @@ class Store:
         except NothingSent:
             raise
         except connection.UNREACHABLE as lost:
+            self.owed.owe(writing.game_id)  # it may be written: a needless mark costs a look
             raise OutcomeUnknown(writing.game_id, seq) from lost
         return _Sent(chained, appending, marking, looking)
 
@@ -167,6 +172,11 @@ class _Sent(NamedTuple):
     def appended(self) -> Appended:
         """Refused (a full Redis refuses its first write): nothing of it was written."""
         return self.appending.value
+
+    @property
+    def mark_refused(self) -> bool:
+        """Its mark was not taken: refused (Redis was full), or not sent as Redis went away."""
+        return self.marking is None or self.marking.error is not None
 
     @property
     def slot(self) -> int | None:

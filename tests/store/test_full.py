@@ -18,6 +18,7 @@ from engine import log
 from store import Store, health, keys
 from store.connection import FULL
 from store.log import Writing
+from store.owed import AGAIN_S
 from store.scheduler import ALIVE_S
 from store.strays import unmarked
 from tests.conftest import _free_port, start_redis, stop
@@ -57,7 +58,8 @@ def test_an_append_a_full_redis_refuses_wrote_nothing(own):
     assert own.redis.zcard(keys.DIRTY) == 0
 
 
-def test_a_move_whose_mark_is_refused_is_answered_as_written_and_found_by_the_sweep(own):
+def test_a_move_whose_mark_is_refused_is_answered_as_written_and_marked_once_redis_takes_it(
+        own):
     game_id = new_game(own)
     # Redis refuses the mark alone (a value of the wrong type where the marks go: as a full
     # Redis refuses a mark once the append took the last of its memory).
@@ -65,10 +67,16 @@ def test_a_move_whose_mark_is_refused_is_answered_as_written_and_found_by_the_sw
     submitted = draw(own, game_id)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
     assert submitted.slots == []
+    assert own.owed.owed() == {game_id}
+    time.sleep(AGAIN_S * 2)
+    assert own.owed.owed() == {game_id}  # refused again: still owed
     own.redis.delete(keys.DIRTY)
-    assert own.strays.look() == [game_id]
-    own.scheduler.mark_dirty(game_id)
-    assert own.strays.look() == []  # marked: a drain will judge it
+    deadline = time.monotonic() + 10 * AGAIN_S
+    while own.owed.owed() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert own.owed.owed() == set()
+    assert own.redis.zscore(keys.DIRTY, game_id) is not None  # marked: a drain will judge it
+    assert own.strays.look() == []
 
 
 def test_the_sweep_leaves_games_judged_marked_or_claimed(own):
