@@ -157,6 +157,28 @@ class Games:
             pipe.hsetnx(keys.BY_CREATION, created, game_id)
         pipe.execute()
 
+    def enter_every_creation(self, at_once: int = 500) -> int:
+        """Enter every stored game in the index of creations (`claim`), for games stored before
+        it existed, so that a copy of one imported under another id is refused too. A pass
+        that ends is remembered and not made again; one interrupted is simply made again (an
+        entry is only ever added). How many games it looked at."""
+        if self.redis.exists(keys.BY_CREATION_FILLED):
+            return 0
+        looked = 0
+        while ids := [g.decode() for g in
+                      self.redis.zrange(keys.GAMES, looked, looked + at_once - 1)]:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in ids:
+                pipe.xrange(keys.game(game_id).log, "1-0", "1-0")
+            for game_id, first in zip(ids, pipe.execute(), strict=True):
+                if first:
+                    pipe.hsetnx(keys.BY_CREATION, orjson.loads(first[0][1][b"e"])["hash"],
+                                game_id)
+            pipe.execute()
+            looked += len(ids)
+        self.redis.set(keys.BY_CREATION_FILLED, looked)
+        return looked
+
     def claim(self, created: str, game_id: str, stale: str = "") -> str:
         """The id a game is stored under here, told by the hash of its `game-created` entry
         (`created`): `game_id` once claimed for it, or the id that claimed it first (unless

@@ -27,7 +27,8 @@ Global keys: `tl:games` (sorted set of ids by creation: an imported game's is th
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
 written before the entry that finishes the game, so it holds every finished game, and a
 listing checks each one's status), `tl:games:by-creation` (hash: the hash of a game's
-`game-created` entry -> its id, so that an import finds the same game under another id), and
+`game-created` entry -> its id, so that an import finds the same game under another id;
+`tl:games:by-creation:filled` says every game stored before it existed was entered), and
 the scheduler's, which one script
 may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
 with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
@@ -54,6 +55,7 @@ from dataclasses import dataclass
 GAMES = "tl:games"
 FINISHED = "tl:games:finished"
 BY_CREATION = "tl:games:by-creation"
+BY_CREATION_FILLED = "tl:games:by-creation:filled"
 
 
 def titled(game: str) -> str:

@@ -21,6 +21,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 
 import redis
@@ -67,6 +68,8 @@ def main(args: list[str]) -> None:
     if auditing:
         _yield_cpu()
     presence.start(store, presence.attend if auditing else presence.tend)
+    if not auditing:
+        threading.Thread(target=_enter_creations, args=(store,), daemon=True).start()
     queues = [audit_queue(connection)] if auditing else [queue(connection)]
     while True:
         _wait_for_redis(connection)
@@ -92,6 +95,16 @@ def main(args: list[str]) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         _log.warning("the worker loop ended without being asked to stop: starting it again")
         time.sleep(pause)  # a loop failing at once for another reason must not spin
+
+
+def _enter_creations(store: Store) -> None:
+    """Games stored before imports were checked for copies are entered in the index of
+    creations, once (`Games.enter_every_creation`); with Redis away now, a later start does."""
+    try:
+        if looked := store.games.enter_every_creation():
+            _log.warning("entered the %d stored games in the index of creations", looked)
+    except redis.RedisError:
+        _log.warning("the index of creations is left for a later start", exc_info=True)
 
 
 def _yield_cpu() -> None:

@@ -85,3 +85,14 @@ def test_a_game_is_claimed_by_the_first_id_that_holds_its_creation(store):
     assert store.games.claim("f" * 64, "second") == "first"
     assert store.games.claim("f" * 64, "second", stale="first") == "second"
     assert store.games.claim("f" * 64, "third", stale="first") == "second"
+
+
+def test_games_stored_before_the_index_of_creations_are_entered_once(store):
+    ids = [new_game(store, f"old{n}", seed=f"s{n}") for n in range(3)]
+    store.redis.delete(keys.BY_CREATION)  # as stored before the index existed
+    created = {g: store.log.entries(g, upto=1)[0]["hash"] for g in ids}
+    assert store.games.enter_every_creation(at_once=2) == 3
+    assert all(store.games.claim(created[g], "a-copy") == g for g in ids)
+    store.redis.delete(keys.BY_CREATION)
+    assert store.games.enter_every_creation() == 0  # the pass was made: not again
+    assert store.redis.hlen(keys.BY_CREATION) == 0
