@@ -14,7 +14,7 @@ PORT ?= 8000
 # The Procfile's commands (gunicorn, python) are this virtualenv's.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run redis stop-redis test test-engine bench lint redis-server chromium valgrind
+.PHONY: run redis stop-redis test test-engine bench lint redis-server chromium valgrind node
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,16 +26,21 @@ $(STAMP): pyproject.toml
 # its own on a free port) and for `make run`'s own Redis; chromium for the browser
 # tests (Playwright drives Debian's chromium: it cannot download a browser of its own here);
 # valgrind for the smoke of `bench.instructions`.
+# $(1) the command, $(2) its package when named otherwise.
 apt_install = command -v $(1) >/dev/null || { \
-	  echo "installing $(1)"; \
+	  echo "installing $(or $(2),$(1))"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(1) >/dev/null; }
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $(or $(2),$(1)) >/dev/null; }
 
 redis-server:
 	@$(call apt_install,redis-server)
 
 chromium:
 	@$(call apt_install,chromium)
+
+# node runs the pages' sentence renderer beside the command line's (tests/golden/test_sentences.py).
+node:
+	@$(call apt_install,node,nodejs)
 
 valgrind:
 	@$(call apt_install,valgrind)
@@ -64,7 +69,7 @@ run: $(STAMP) redis-server
 	fi; \
 	exec $(BIN)/honcho start -p $(PORT) -c web=1,worker=2
 
-test: $(STAMP) redis-server chromium valgrind
+test: $(STAMP) redis-server chromium valgrind node
 	$(BIN)/python -m pytest
 
 # The rules alone (the engine's tests and the golden replays): no Redis, no workers.

@@ -6,7 +6,6 @@ reads the same in both."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 
 import pytest
@@ -43,7 +42,6 @@ def python_says(entries, players, spec):
     return said
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node runs the pages' renderer")
 @pytest.mark.parametrize("path", GOLDEN, ids=[str(p.relative_to(HERE)) for p in GOLDEN])
 def test_the_command_line_and_the_pages_say_every_golden_entry_alike(path):
     entries = load(path)["entries"]
