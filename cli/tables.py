@@ -19,7 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from engine.games import GAMES
+from engine.games import PACKAGES
 
 View = Mapping[str, Any]
 COLOURS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "V": "violet", "P": "points"}
@@ -90,11 +90,8 @@ def _yours(you: Mapping[str, Any] | None) -> list[RenderableType]:
 def _drawing_of(title: str) -> Callable[[View, Setting], list[RenderableType]] | None:
     """The title's own drawing (`terminal.py` in its package), None for a title this client
     does not hold."""
-    game = GAMES.get(title)
-    if game is None:
-        return None
-    package = type(game).__module__.rsplit(".", 1)[0]
-    return importlib.import_module(f"{package}.terminal").draw
+    package = PACKAGES.get(title)
+    return None if package is None else importlib.import_module(f"{package}.terminal").draw
 
 
 def drawing(title: str, state: Mapping[str, Any], at: Setting, heading: str) -> Panel:

@@ -22,7 +22,8 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
-from service import audits, games, limits, meta, moves, openapi, pages, uploads, web
+from service import audits, games, limits, meta, moves, openapi, pages, web
+from service.at_once import AtOnce
 from service.express import Express
 from service.headers import Headed
 from service.known import Known
@@ -80,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         replica_ack_ms=app.config["REPLICA_ACK_MS"],
     )
     app.extensions["known"] = Known()
-    app.extensions["uploads"] = uploads.AtOnce(app.config["UPLOADS_AT_ONCE"])
+    app.extensions["uploads"] = AtOnce(app.config["UPLOADS_AT_ONCE"])
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
     app.before_request(web.refuse_large_bodies)

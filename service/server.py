@@ -35,6 +35,7 @@ import gevent
 from gunicorn.workers.ggevent import GeventWorker
 
 from schemas.api import BODY_RATE, BODY_SECONDS, CONNECTIONS_PER_ADDRESS
+from service.at_once import AtOnce
 from service.headers import ALWAYS
 from service.problems import PROBLEM_JSON, Problem, problem_bytes
 
@@ -67,24 +68,21 @@ class WebProcess(GeventWorker):
         self.too_many = refusal(429, "too-many-connections", (
             f"this address holds {self.most} connections to this web process already, the"
             " most one address may: close one, or wait for one to end"))
-        self.held: dict[Any, int] = {}
+        self.held = AtOnce(self.most)
         super().init_process()
 
     def handle(self, listener: Any, client: socket.socket, addr: Any) -> None:
         # A Unix socket's peer has no address: all of them count as one.
         peer = addr[0] if isinstance(addr, tuple) else None
-        held = self.held.get(peer, 0)
-        if self.most and held >= self.most:
-            _refuse(client, self.too_many)
-            return
-        self.held[peer] = held + 1
-        try:
+        if not self.most:
             super().handle(listener, client, addr)
-        finally:
-            if self.held[peer] == 1:
-                del self.held[peer]
-            else:
-                self.held[peer] -= 1
+        elif not self.held.enter(peer):
+            _refuse(client, self.too_many)
+        else:
+            try:
+                super().handle(listener, client, addr)
+            finally:
+                self.held.leave(peer)
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
         body = req.body

@@ -16,7 +16,6 @@ it costs no round trip; an address gets that many in each web process.
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -24,36 +23,12 @@ import flask_smorest
 from flask import Response, current_app
 
 from schemas import api
+from service.at_once import AtOnce
 from service.limits import address
 from service.problems import PROBLEM_JSON, Problem
 
 # What a refused upload is told to wait: a verification takes a fraction of a second.
 RETRY_AFTER_S = "1"
-
-
-class AtOnce:
-    """How many uploads each address has running in this process, at most `most` each."""
-
-    def __init__(self, most: int):
-        self.most = most
-        self.running: dict[str, int] = {}
-        self.lock = threading.Lock()
-
-    def enter(self, who: str) -> bool:
-        """Take one of `who`'s places, if one is free."""
-        with self.lock:
-            held = self.running.get(who, 0)
-            if held >= self.most:
-                return False
-            self.running[who] = held + 1
-            return True
-
-    def leave(self, who: str) -> None:
-        """Give a place back; an address holding none is forgotten."""
-        with self.lock:
-            held = self.running.pop(who) - 1
-            if held:
-                self.running[who] = held
 
 
 _BUSY = {"429": {

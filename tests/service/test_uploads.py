@@ -21,7 +21,7 @@ from engine.games import GAMES
 from engine.playout import play
 from schemas import api
 from service import create_app
-from service.uploads import AtOnce
+from service.at_once import AtOnce
 from tests.conftest import served
 from tests.e2e.test_refusals_over_http import post_head, read_answer
 
