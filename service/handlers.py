@@ -378,9 +378,11 @@ def _remind(store: Store, game_id: str) -> None:
     """A pending move is judged even if the mark that was to get it judged was lost (Redis
     stopped between its append and the mark, or a web process died there): a reader asking
     for it marks its game again, unless a drain holds it. A full Redis refuses the mark: the
-    answer stands, and the workers' sweep marks the game once Redis takes writes again."""
-    with contextlib.suppress(FULL):
+    answer stands, and the mark is owed, sent again until Redis takes it (`store.owed`)."""
+    try:
         queue.judge_soon(store, game_id, unless_claimed=True)
+    except FULL:
+        store.owed.owe(game_id)
 
 
 # -- reading the game --------------------------------------------------------------------------
