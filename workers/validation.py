@@ -164,8 +164,3 @@ def _resume(store: Store, states: States, rules: Game, game_id: str, judging: Ju
         return held.state
     saved = judging.state if judging.state is not None else store.projections.state(game_id)[1]
     return codec.decode(rules.state_type, saved)
-
-
-def has_pending(store: Store, game_id: str) -> bool:
-    submitted, judged_seq = store.log.progress(game_id)
-    return submitted > judged_seq

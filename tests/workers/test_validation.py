@@ -19,8 +19,13 @@ from store.scheduler import Marked
 from tests.store.conftest import append, release_lock, take_lock, wait_past
 from workers import jobs
 from workers.drain import Drain, Work, judge_pending
-from workers.validation import STATES, hand, has_pending
+from workers.validation import STATES, hand
 
+
+def has_pending(store, game_id):
+    """Whether the game has a submission past its last judged one."""
+    submitted, judged_seq = store.log.progress(game_id)
+    return submitted > judged_seq
 
 @pytest.fixture
 def store(redis_url):
