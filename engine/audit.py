@@ -168,7 +168,7 @@ def _compare_stored(game, created, stored, state, score, mismatches) -> None:
     if state is None:
         mismatches.append({"seq": at, "what": "projection describes a version past the log"})
         return
-    if "state" in stored and not _same(stored["state"], codec.encode(state)):
+    if "state" in stored and not _same(stored["state"], codec.encode(game.encode(state))):
         mismatches.append({"seq": at, "what": "stored state"})
     if "score" in stored:
         score = game.score(state) if score is None else score

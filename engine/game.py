@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any, ClassVar, NamedTuple
 
+from engine import codec
 from engine.frozen import field_names, frozen
 from engine.scoring import Score
 from engine.shuffle import shuffle
@@ -224,6 +225,29 @@ class Game:
     def score(self, state: Any) -> Score:
         """The score so far with provenance; final once the game is over."""
         raise NotImplementedError
+
+    def started(self, state: Any, at: str) -> Any:
+        """The dealt state once the game is created at `at` (its first entry's time): a turn
+        clock starts then (`engine.table_actions`). Kept out of the deal's `Table`, which some
+        states hold and every stored state would then change."""
+        return state
+
+    def status(self, state: Any) -> str:
+        """"in-progress", "finished", or (at a table) "abandoned"."""
+        return "finished" if self.is_over(state) else "in-progress"
+
+    def judge(self, state: Any, submission: Mapping[str, Any], line: Any = None) -> Outcome:
+        """The outcome of a submission entry (`seat`, `move`, `seq`, `at`), or IllegalMove.
+        At a table (`engine.table_actions`) a takeback also needs the fold's `line`."""
+        return self.apply(state, submission["seat"], submission["move"], submission["seq"])
+
+    def encode(self, state: Any) -> Any:
+        """The state as the projections keep it: a value orjson writes as its JSON (dataclasses
+        as their fields in order; `codec.encode` gives the same as plain JSON)."""
+        return state
+
+    def decode(self, stored: Any) -> Any:
+        return codec.decode(self.state_type, stored)
 
     def board(self) -> dict[str, Any] | None:
         """The game's board as data for clients to draw, or None for games without one."""

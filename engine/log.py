@@ -30,6 +30,7 @@ import orjson
 from engine.frozen import frozen
 from engine.game import Game, GameOver, IllegalMove, Table
 from engine.games import RULES
+from engine.line import Line
 
 GENESIS = "0" * 64
 CREATED = "game-created"
@@ -157,9 +158,14 @@ def created(
     }
 
 
-def submission(seat: int, move: Any) -> dict[str, Any]:
+def submission(seat: int | str, move: Any, conceded: bool = False) -> dict[str, Any]:
+    """A submission's body: `seat` a seat, or "table" for a table action made for none;
+    `conceded` for a move the service makes for a conceded seat (engine.table_actions)."""
     # Until it is accepted a move is its seat's own: a refused one may name a card in hand.
-    return {"type": SUBMITTED, "seat": seat, "move": move, "hidden": ["move"]}
+    body = {"type": SUBMITTED, "seat": seat, "move": move, "hidden": ["move"]}
+    if conceded:
+        body["conceded"] = True
+    return body
 
 
 def finished(seed: str, decks: Sequence[Sequence[str]]) -> dict[str, Any]:
@@ -201,13 +207,15 @@ def choices_of(game: Game, table: Table) -> dict[str, list[Any]]:
     return noting.made
 
 
-def verdict(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
-    """Judge one submission against `state`: the next state and the verdict entry's body."""
+def verdict(game: Game, state: Any, submission: Mapping[str, Any], line: Line | None = None
+            ) -> tuple[Any, dict[str, Any]]:
+    """Judge one submission against `state`: the next state and the verdict entry's body.
+    Without the fold's `line`, a takeback raises NeedsPast."""
     seat, seq = submission["seat"], submission["seq"]
     try:
         if game.is_over(state):
             raise GameOver()
-        outcome = game.apply(state, seat, submission["move"], seq)
+        outcome = game.judge(state, submission, line)
     except IllegalMove as broken:
         return state, {
             "type": REJECTED,
@@ -220,6 +228,8 @@ def verdict(game: Game, state: Any, submission: Mapping[str, Any]) -> tuple[Any,
     effects = [fact.to_json() for fact in outcome.facts]
     accepted = {"type": ACCEPTED, "of": seq, "seat": seat, "move": submission["move"],
                 "effects": effects}
+    if submission.get("conceded"):
+        accepted["conceded"] = True
     if game.is_secret(submission["move"]):
         accepted["hidden"] = ["move"]
     return outcome.state, accepted
@@ -249,51 +259,69 @@ def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Iter
     when the log's own verdict entry appears, so states line up with the log's numbering.
     `game` must be the rules the log names (see `rules`).
     """
-    state = game.deal(table)
-    judged: dict[int, tuple[Any, dict[str, Any]]] = {}
-    pending_state = state
+    folding = Folding(game, table)
     for entry in entries:
-        kind = entry["type"]
-        recomputed = None
-        if kind == CREATED and rules(entry) is not game:
-            raise ValueError(f"a log of {entry['rules_version']} folded under {game.rules_version}")
-        if kind == SUBMITTED:
-            pending_state, recomputed = verdict(game, pending_state, entry)
-            judged[entry["seq"]] = (pending_state, recomputed)
-        elif kind == ACCEPTED and entry["of"] in judged:
-            state = judged.pop(entry["of"])[0]
-        elif kind == REJECTED:
-            judged.pop(entry["of"], None)
-        yield _step((entry, state, recomputed))
+        recomputed = folding.step(entry)
+        yield _step((entry, folding.state, recomputed))
 
 
 def state_at(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Any:
-    """The state right after the last of `entries`: the last state `fold` would yield.
-
-    Folded here, not by `fold`: without verdict entries, whose effects' JSON cost a tenth of
-    a rebuild, and without a generator making a Step per entry, which cost another twelfth.
-    """
-    state = pending_state = game.deal(table)
-    judged: dict[int, Any] = {}
+    """The state right after the last of `entries`: the last state `fold` would yield,
+    without a Step made per entry."""
+    folding = Folding(game, table, recompute=False)
     for entry in entries:
+        folding.step(entry)
+    return folding.state
+
+
+class Folding:
+    """A fold in progress: the state after the entries stepped through (`state`), the state
+    their submissions lead to once every verdict is in (`pending`), and the line of play that
+    a takeback restores (`engine.line`)."""
+
+    def __init__(self, game: Game, table: Table, recompute: bool = True):
+        self.game = game
+        self.state = self.pending = game.deal(table)
+        self.line = Line(self.state)
+        self.judged: dict[int, Any] = {}
+        # Without the verdicts' bodies, whose effects' JSON cost a tenth of a rebuild.
+        self.recompute = recompute
+
+    def step(self, entry: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Step through one entry; the verdict recomputed on it, if it is a submission."""
         kind = entry["type"]
         if kind == SUBMITTED:
-            pending_state = _state_after(game, pending_state, entry)
-            judged[entry["seq"]] = pending_state
-        elif kind == ACCEPTED:
-            state = judged.pop(entry["of"], state)
+            seq, recomputed = entry["seq"], None
+            if self.recompute:
+                self.pending, recomputed = verdict(self.game, self.pending, entry, self.line)
+                accepted = recomputed["type"] == ACCEPTED
+            else:
+                self.pending, accepted = _judged(self.game, self.pending, entry, self.line)
+            if accepted:
+                self.line.accepted(seq)
+            self.judged[seq] = self.pending
+            return recomputed
+        if kind == ACCEPTED and entry["of"] in self.judged:
+            self.state = self.judged.pop(entry["of"])
+            self.line.verdict(entry["of"], entry["seq"], self.state)
         elif kind == REJECTED:
-            judged.pop(entry["of"], None)
-        elif kind == CREATED and rules(entry) is not game:
-            raise ValueError(f"a log of {entry['rules_version']} folded under {game.rules_version}")
-    return state
+            self.judged.pop(entry["of"], None)
+        elif kind == CREATED:
+            if rules(entry).rules_version != self.game.rules_version:
+                raise ValueError(f"a log of {entry['rules_version']} folded under"
+                                 f" {self.game.rules_version}")
+            if "at" in entry:
+                self.state = self.pending = self.game.started(self.state, entry["at"])
+                self.line = Line(self.state)
+        return None
 
 
-def _state_after(game: Game, state: Any, submission: Mapping[str, Any]) -> Any:
-    """The state a submission leads to if it is accepted: `state` itself if it is refused."""
+def _judged(game: Game, state: Any, submission: Mapping[str, Any], line: Line) -> tuple[Any, bool]:
+    """The state a submission leads to, and whether it is accepted: `verdict` without the
+    verdict's body."""
     if game.is_over(state):
-        return state
+        return state, False
     try:
-        return game.apply(state, submission["seat"], submission["move"], submission["seq"]).state
+        return game.judge(state, submission, line).state, True
     except IllegalMove:
-        return state
+        return state, False

@@ -46,12 +46,24 @@ class Score:
     rounds: int
     seats: tuple[SeatScore, ...]
     lowest_wins: bool = False
+    # At a table (engine.table_actions): seats that conceded, in order; an abandoned game;
+    # each seat's thinking time under a turn clock.
+    conceded: tuple[int, ...] = ()
+    abandoned: bool = False
+    thinking_ms: tuple[int, ...] | None = None
 
     def ranks(self) -> tuple[int, ...]:
-        """Competition ranking (1, 1, 3): tied seats share the place."""
+        """Competition ranking (1, 1, 3): tied seats share the place. Seats that conceded
+        come after every other, the latest concession first, whatever their points."""
         totals = [s.total for s in self.seats]
         better = (lambda a, b: a < b) if self.lowest_wins else (lambda a, b: a > b)
-        return tuple(1 + sum(better(o, t) for o in totals) for t in totals)
+        playing = [t for s, t in zip(self.seats, totals, strict=True)
+                   if s.seat not in self.conceded]
+        last = list(reversed(self.conceded))
+        return tuple(
+            len(playing) + 1 + last.index(s.seat) if s.seat in self.conceded
+            else 1 + sum(better(o, t) for o in playing)
+            for s, t in zip(self.seats, totals, strict=True))
 
     def to_json(self, names: list[str] | tuple[str, ...] | None = None) -> dict[str, Any]:
         ranks = self.ranks()
@@ -65,8 +77,15 @@ class Score:
                 rank=rank,
                 components=[c.to_json() for c in s.components],
             )
+            if s.seat in self.conceded:
+                player["conceded"] = True
+            if self.thinking_ms is not None:
+                player["extras"] = {"thinking_ms": self.thinking_ms[s.seat]}
             players.append(player)
-        return {"final": self.final, "rounds": self.rounds, "players": players}
+        out = {"final": self.final, "rounds": self.rounds, "players": players}
+        if self.abandoned:
+            out["abandoned"] = True
+        return out
 
 
 def by_seat(seats: int, components: list[Component] | tuple[Component, ...], owners) -> tuple:

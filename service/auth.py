@@ -26,9 +26,13 @@ class Caller:
     def seat(self) -> int | None:
         return self.viewer if isinstance(self.viewer, int) else None
 
-    def acting_seat(self, requested: int | None, seats: int) -> int:
-        """The seat a move is made for: the caller's own, or any seat for the table."""
+    def acting_seat(self, requested: int | None, seats: int, for_none: bool = False
+                    ) -> int | str:
+        """The seat a move is made for: the caller's own, or any seat for the table, or the
+        table itself (`TABLE`) for a table action it may make `for_none` (a takeback)."""
         if self.is_table:
+            if requested is None and for_none:
+                return TABLE
             if requested is None:
                 raise Problem(
                     400, "seat-required", "the table token must name the seat it acts for"

@@ -16,10 +16,11 @@ from typing import Any, NoReturn
 
 import orjson
 
-from engine import codec, log
+from engine import log
 from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadPlayerCount, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
+from engine.table_actions import FOR_NONE
 from engine.visibility import redact
 from schemas import api, loader, remembered
 from schemas.moves import MOVES
@@ -49,11 +50,13 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     seed = body.get("seed") or secrets.token_hex(32)
     decks = body.get("decks") or ([body["deck"]] if body.get("deck") else [])
     _check_decks(game.canonical_deck(len(players), options), decks)
-    state = game.deal(Table(len(players), options, seed, tuple(map(tuple, decks))))
+    at = now()
+    state = game.started(game.deal(Table(len(players), options, seed, tuple(map(tuple, decks)))),
+                         at)
     game_id = _new_id()
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
-    created = {**log.created(game, players, options, seed, decks), "at": now()}
+    created = {**log.created(game, players, options, seed, decks), "at": at}
     store.games.create(
         game_id,
         created,
@@ -202,8 +205,9 @@ def submit(
 ) -> tuple[int, dict[str, Any]]:
     """Append a move (`known` remembers what its verdict's wait saw of the game)."""
     meta, game, game_id = seen.meta, seen.game, seen.id
-    seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]))
     move = _well_formed(game.name, body["move"])
+    seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]),
+                                   for_none=move["type"] in FOR_NONE)
     if seen.finished:
         _over()
     entry = log.submission(seat, move)
@@ -400,7 +404,7 @@ def _ended(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Any]:
     export downloads every finished game, so replaying each log again would be the export's
     whole cost. (A running game is replayed: a verdict may land between the two reads.)"""
     _, saved = store.projections.state(seen.id)
-    return store.log.entries(seen.id), codec.decode(seen.game.state_type, saved)
+    return store.log.entries(seen.id), seen.game.decode(saved)
 
 
 def state(store: Store, seen: Seen, at: int | None) -> bytes:
@@ -419,7 +423,7 @@ def state(store: Store, seen: Seen, at: int | None) -> bytes:
     _, then = _rebuilt(store, seen, at)
     return orjson.dumps({
         "version": at,
-        "status": Status.of(game.is_over(then)),
+        "status": Status.of(game, then),
         "round": game.round(then),
         "to_act": list(game.to_act(then)),
         "state": game.view(then, viewer),
@@ -431,7 +435,7 @@ def _view_of(game: Game, stored: bytes, viewer: Viewer) -> bytes:
     """`viewer`'s view of a stored engine state, as JSON. The last thousand are kept, so that
     the players and spectators of a game who read its state after each move decode it once
     between them in each web process; keyed by the stored state itself, none is ever stale."""
-    return orjson.dumps(game.view(codec.decode(game.state_type, orjson.loads(stored)), viewer))
+    return orjson.dumps(game.view(game.decode(orjson.loads(stored)), viewer))
 
 
 def _check_at(meta: dict[str, Any], at: int) -> None:
@@ -442,7 +446,7 @@ def _check_at(meta: dict[str, Any], at: int) -> None:
 def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
     game, caller = seen.game, seen.caller
     at, saved = store.projections.state(seen.id)
-    now_state = codec.decode(game.state_type, saved)
+    now_state = game.decode(saved)
     seats = range(len(seen.meta["players"])) if caller.is_table else (
         [caller.seat] if caller.seat is not None else []
     )
@@ -464,7 +468,7 @@ def _current_score(store: Store, seen: Seen) -> bytes:
     if kept is not None:
         return kept
     at, saved = store.projections.state(seen.id)
-    now_state = codec.decode(seen.game.state_type, saved)
+    now_state = seen.game.decode(saved)
     computed = orjson.dumps(seen.game.score(now_state).to_json(seen.meta["players"]))
     store.projections.keep_score(seen.id, at, computed)
     return computed
@@ -490,7 +494,7 @@ def replay_document(store: Store, seen: Seen) -> dict[str, Any]:
         "players": meta["players"],
         "options": meta["options"],
         "rules_version": created["rules_version"],
-        "status": Status.of(finished),
+        "status": Status.of(game, final),
         "version": meta["version"],
         "seed_commitment": meta["seed_commitment"],
         "seed": seed if finished else None,

@@ -101,7 +101,7 @@ def _step(
 ) -> dict[str, Any]:
     step = {
         "at": seq,
-        "status": Status.of(game.is_over(state)),
+        "status": Status.of(game, state),
         "round": game.round(state),
         "to_act": list(game.to_act(state)),
         "state": game.view(state, viewer),

@@ -207,7 +207,7 @@ class Games:
         meta = decode_meta(raw)
         for field in ("version", "submitted"):
             meta[field] = int(meta[field])
-        finished = Status.read(status) == Status.FINISHED
+        finished = Status.read(status).over
         return Context(meta, role.decode() if role else None, finished, taken)
 
     def secret(self, game_id: str) -> tuple[str, list[list[str]]]:

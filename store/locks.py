@@ -108,7 +108,7 @@ class Locks:
             lock=token,
             meta=decode_meta(dict(zip(meta[::2], meta[1::2], strict=True))),
             judged_seq=judged_seq,
-            finished=Status.read(status) == Status.FINISHED,
+            finished=Status.read(status).over,
             state=orjson.loads(state) if state else None,
             entries=[orjson.loads(fields[1]) for _, fields in entries],
         )

@@ -46,7 +46,8 @@ from store.projections import Field, Projection, Status
 # adds an entry to the stream KEYS[6], which only a wait sent with the append reads
 # (`Log.queue_verdict_after`): it ends at once instead of watching a log the append did not
 # write to. The proj hash's status is named by its owner, store.projections.
-_APPEND = f"local STATUS, FINISHED = '{Field.STATUS}', '{Status.FINISHED}'\n" + """
+_APPEND = (f"local STATUS, FINISHED, ABANDONED = '{Field.STATUS}', '{Status.FINISHED}',"
+           f" '{Status.ABANDONED}'\n") + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
 local fields_from = a.entries + 2
@@ -88,7 +89,8 @@ local function append()
       return {'ok', tostring(a.based_on + a.entries)}
     end
   end
-  if a.submitted and redis.call('HGET', proj, STATUS) == FINISHED then
+  local status = a.submitted and redis.call('HGET', proj, STATUS)
+  if status == FINISHED or status == ABANDONED then
     return {'finished', tostring(version)}
   end
   if a.expected_version and a.expected_version ~= version then
@@ -238,7 +240,9 @@ class Writing:
         """The script's keys and argument, the entries chained onto version `version`; with
         `nudge`, a refusal ends the wait sent with the append (`Chained.nudge`)."""
         stamped = [
-            {**body, "seq": version + i, "at": now()} for i, body in enumerate(self.bodies, 1)
+            # A turn played for a conceded seat was judged at its own time: it keeps it.
+            {**body, "seq": version + i, "at": body["at"] if "at" in body else now()}
+            for i, body in enumerate(self.bodies, 1)
         ]
         entries = chain(last_hash, stamped)
         args: dict[str, Any] = {

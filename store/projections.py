@@ -30,10 +30,15 @@ from store.connection import FULL
 class Status(StrEnum):
     IN_PROGRESS = "in-progress"
     FINISHED = "finished"
+    ABANDONED = "abandoned"  # ended by its table, not by its rules
 
     @classmethod
-    def of(cls, over: bool) -> Status:
-        return cls.FINISHED if over else cls.IN_PROGRESS
+    def of(cls, game: Game, state: Any) -> Status:
+        return cls(game.status(state))
+
+    @property
+    def over(self) -> bool:
+        return self is not Status.IN_PROGRESS
 
     @classmethod
     def read(cls, raw: bytes | None) -> Status:
@@ -69,10 +74,10 @@ class Projection:
     def of(cls, game: Game, state: Any, judged: int) -> Projection:
         return cls(
             judged=judged,
-            status=Status.of(game.is_over(state)),
+            status=Status.of(game, state),
             to_act=tuple(game.to_act(state)),
             round=game.round(state),
-            state=state_json(state),
+            state=state_json(game.encode(state)),
         )
 
     def fields(self, at: int) -> dict[str, str]:

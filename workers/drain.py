@@ -257,13 +257,15 @@ class Drain:
         """The verdicts a game's commit wrote, keeping the state it left. When a submission
         landed between the read and the commit the verdicts still hold (they judge the
         submissions before it): chain them again. Not those on a submission the bell handed
-        over, which need not be in the log at all."""
+        over, which need not be in the log at all, nor turns played for a conceded seat, which
+        must follow the submissions before them: the game is judged again."""
         verdicts = part.verdicts
         if verdicts is None or part.appending is None:
             return 0
         appended = part.appending.value
         head: tuple[int, str] | None = verdicts.chained.head
-        if appended.outcome == Outcome.MOVED and verdicts.handed is None:
+        if (appended.outcome == Outcome.MOVED and verdicts.handed is None
+                and not verdicts.played):
             appended, head = self.store.log.write(verdicts.writing), None
         if appended.outcome != Outcome.OK:
             self.states.forget(part.game)

@@ -16,11 +16,13 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from engine import codec, log
+from engine import log
 from engine.game import Game
+from engine.line import NeedsPast
+from engine.table_actions import conceded_turn, needs_line
 from store import Store
 from store.locks import Judging
-from store.log import Chained, Writing
+from store.log import Chained, Writing, now
 from store.projections import Projection
 from store.scheduler import Marked, Ring
 
@@ -82,6 +84,7 @@ class Verdicts:
     state: Any  # the state after it
     rules: Game
     handed: Marked | None = None  # the submission the bell handed over, judged unread
+    played: bool = False  # with turns played for conceded seats, which fix their own seqs
 
 
 class Handed(NamedTuple):
@@ -102,6 +105,7 @@ def hand(states: States, ring: Ring) -> Handed | None:
     entry = orjson.loads(ring.submission)
     version, last_hash = held.head
     if (entry.get("type") != log.SUBMITTED or entry.get("seq") != version + 1
+            or needs_line(entry.get("move"))
             or entry.get("hash") != log.chain_hash(last_hash, entry)
             or held.rules.is_over(held.state)):
         return None
@@ -136,23 +140,82 @@ def from_handed(store: Store, handed: Handed) -> Verdicts:
 
 def _verdicts(store: Store, game_id: str, rules: Game, state: Any, submissions: list[dict],
               finished: bool, head: tuple[int, str]) -> Verdicts:
-    """The verdicts on `submissions` from `state`, chained onto `head`."""
-    bodies: list[dict[str, Any]] = []
-    for submission in submissions:
-        state, body = log.verdict(rules, state, submission)
-        bodies.append(body)
+    """The verdicts on `submissions` from `state`, then the turns the service plays for
+    conceded seats, chained onto `head`."""
+    try:
+        bodies, state = _judged(rules, state, submissions)
+    except NeedsPast:
+        bodies, state = _judged_by_fold(store, game_id, rules, submissions)
+    pairs = [(s["seq"], i) for i, s in enumerate(submissions)]
+    last_index, state = _play_conceded(rules, state, head[0], bodies, pairs)
     if rules.is_over(state) and not finished:
         seed, decks = store.games.secret(game_id)  # two more round trips, once a game
         bodies.append(log.finished(seed, decks))
         store.games.finishing(game_id)
+    judged = submissions[-1]["seq"] if last_index is None else head[0] + 1 + last_index
     writing = Writing(
         game_id,
         tuple(bodies),
-        verdicts=tuple((s["seq"], i) for i, s in enumerate(submissions)),
-        projection=Projection.of(rules, state, submissions[-1]["seq"]),
+        verdicts=tuple(pairs),
+        projection=Projection.of(rules, state, judged),
     )
-    last = (submissions[-1]["seq"], submissions[-1]["hash"])
-    return Verdicts(writing, writing.chained(*head), last, state, rules)
+    chained = writing.chained(*head)
+    if last_index is None:
+        last = (submissions[-1]["seq"], submissions[-1]["hash"])
+    else:  # a turn played for a conceded seat: chained here, and never chained again
+        last = (judged, orjson.loads(chained.args[1 + last_index])["hash"])
+    return Verdicts(writing, chained, last, state, rules, played=last_index is not None)
+
+
+def _judged(rules: Game, state: Any, submissions: list[dict]) -> tuple[list[dict], Any]:
+    bodies = []
+    for submission in submissions:
+        state, body = log.verdict(rules, state, submission)
+        bodies.append(body)
+    return bodies, state
+
+
+def _judged_by_fold(store: Store, game_id: str, rules: Game, submissions: list[dict]
+                    ) -> tuple[list[dict], Any]:
+    """The verdicts on `submissions`, one of which must know the line of play (a takeback),
+    by folding the whole log up to the last of them."""
+    last = submissions[-1]["seq"]
+    entries = [e for e in store.log.entries(game_id) if e["seq"] <= last]
+    seed, decks = store.games.secret(game_id)
+    folding = log.Folding(rules, log.table_of(entries[0], seed, decks))
+    wanted = {s["seq"] for s in submissions}
+    bodies = []
+    for entry in entries:
+        recomputed = folding.step(entry)
+        if recomputed is not None and entry["seq"] in wanted:
+            bodies.append(recomputed)
+    return bodies, folding.pending
+
+
+def _play_conceded(rules: Game, state: Any, version: int, bodies: list[dict],
+                   pairs: list[tuple[int, int]]) -> tuple[int | None, Any]:
+    """The turns of conceded seats, each a submission marked `conceded` and its verdict,
+    appended to `bodies` (to be numbered from `version` + 1): the index of the last such
+    submission, if any, and the state after them."""
+    played = None
+    at = now()
+    for _ in range(MOST_PLAYED):
+        turn = conceded_turn(rules, state)
+        if turn is None:
+            break
+        seq = version + 1 + len(bodies)
+        submission = {**log.submission(*turn, conceded=True), "seq": seq, "at": at}
+        state, body = log.verdict(rules, state, submission)
+        played = len(bodies)
+        pairs.append((seq, played + 1))
+        bodies += [{k: v for k, v in submission.items() if k != "seq"}, body]
+        if body["type"] != log.ACCEPTED:  # a bug in a game: stop rather than loop
+            break
+    return played, state
+
+
+# The most turns played for conceded seats in one commit: a whole game is fewer.
+MOST_PLAYED = 10_000
 
 
 def _resume(store: Store, states: States, rules: Game, game_id: str, judging: Judging,
@@ -163,4 +226,4 @@ def _resume(store: Store, states: States, rules: Game, game_id: str, judging: Ju
     if judging.state is None and held is not None and held.last == last:
         return held.state
     saved = judging.state if judging.state is not None else store.projections.state(game_id)[1]
-    return codec.decode(rules.state_type, saved)
+    return rules.decode(saved)

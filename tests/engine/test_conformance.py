@@ -53,8 +53,8 @@ def test_random_playouts_end_and_replay_exactly(name, seats, seed, rnd):
 def test_every_state_round_trips_through_json(name, seats, seed, rnd):
     game = GAMES[name]
     for state in play(game, seats, seed, rnd).states:
-        text = json.dumps(codec.encode(state))
-        assert codec.decode(game.state_type, json.loads(text)) == state
+        text = json.dumps(codec.encode(game.encode(state)))
+        assert game.decode(json.loads(text)) == state
 
 
 @pytest.mark.parametrize(("name", "seats"), CASES)

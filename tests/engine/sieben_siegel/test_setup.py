@@ -90,7 +90,7 @@ def test_two_or_six_players_are_refused():
 
 
 def test_the_game_is_registered_and_lowest_wins():
-    assert GAMES["sieben-siegel"] is GAME
+    assert GAMES["sieben-siegel"].title is GAME
     assert GAME.lowest_wins and GAME.board() is None
 
 
