@@ -167,14 +167,31 @@ function drawTable(step) {
 
 function addEntries(entries) {
   const players = page.summary ? page.summary.players : entries[0].players;
+  const made = new Map();
   const items = entries.filter((e) => !page.bySeq.has(e.seq)).map((entry) => {
     page.entries.push(entry);
     page.bySeq.set(entry.seq, entry);
-    return el("li", { id: `e${entry.seq}`, class: `entry ${entry.type}`, "data-seq": entry.seq },
-      el("a", { href: `?at=${entry.seq}`, onclick: (e) => { e.preventDefault(); go(entry.seq); } },
-        String(entry.seq)), " ", sentence(entry, players, page.bySeq, page.spec));
+    const item = el("li", { id: `e${entry.seq}`, class: `entry ${entry.type}`, "data-seq": entry.seq },
+      entryLink(entry.seq, String(entry.seq)), " ", sentence(entry, players, page.bySeq, page.spec),
+      submission(entry, made.get(entry.of) || $(`e${entry.of}`)));
+    made.set(entry.seq, item);
+    return item;
   });
   $("log").append(...items);
+}
+
+function entryLink(seq, text, attrs = {}) {
+  return el("a", { ...attrs, href: `?at=${seq}`, onclick: (e) => { e.preventDefault(); go(seq); } }, text);
+}
+
+/** A game record reads a judged move on one line, its verdict's: the submission's own entry
+ *  (`item`) stays in the list, folded away (shown when stepped to), and linked from the verdict. */
+function submission(verdict, item) {
+  const submitted = page.bySeq.get(verdict.of);
+  if (!item || !submitted || submitted.type !== "move-submitted") return null;
+  item.classList.add("folded");
+  return [" ", entryLink(submitted.seq, `submitted at ${submitted.seq}`, {
+    class: "submission", title: item.textContent.replace(/^\d+ /, "") })];
 }
 
 function highlight() {
