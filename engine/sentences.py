@@ -150,7 +150,9 @@ def sentence(entry: Entry, players: Players, by_seq: Mapping[int, Entry],
         return f"{name} submitted a move, kept secret until it is judged"
     if kind == "move-accepted":
         effects = [fact(f, players, spec) for f in entry.get("effects") or []]
-        return "; ".join(effects) if effects else f"{name}: {label(entry.get('move'), spec, players)}"
+        if effects:
+            return "; ".join(effects)
+        return f"{name}: {label(entry.get('move'), spec, players)}"
     if kind == "move-rejected":
         submitted = by_seq.get(entry["of"])
         move = submitted.get("move") if submitted else None

@@ -33,7 +33,10 @@ for await (const chunk of process.stdin) text += chunk;
 const {{ spec, players, logs }} = JSON.parse(text);
 const said = logs.map((entries) => {{
   const bySeq = new Map();
-  const lines = entries.map((e) => {{ bySeq.set(e.seq, e); return sentence(e, players, bySeq, spec); }});
+  const lines = entries.map((e) => {{
+    bySeq.set(e.seq, e);
+    return sentence(e, players, bySeq, spec);
+  }});
   return {{ lines, folded: [...folded(entries)].sort((a, b) => a - b) }};
 }});
 process.stdout.write(JSON.stringify(said));
@@ -123,10 +126,12 @@ def test_entries_no_template_knows_read_alike_and_plainly_in_both_renderers():
     players = ["ann", "bob", "cy"]
     log = [
         {"seq": 1, "type": "game-created", "game": "coloretto", "players": players},
-        {"seq": 2, "type": "move-submitted", "seat": "table", "move": {"type": "takeback", "to": 1}},
-        {"seq": 3, "type": "move-accepted", "seat": "table", "of": 2, "move": {"type": "takeback"},
-         "effects": [{"type": "taken-back", "seat": "table", "to": 1, "undone": [], "agreed": True,
-                      "declined": False, "by": None}]},
+        {"seq": 2, "type": "move-submitted", "seat": "table",
+         "move": {"type": "takeback", "to": 1}},
+        {"seq": 3, "type": "move-accepted", "seat": "table", "of": 2,
+         "move": {"type": "takeback"},
+         "effects": [{"type": "taken-back", "seat": "table", "to": 1, "undone": [],
+                      "agreed": True, "declined": False, "by": None}]},
         {"seq": 4, "type": "move-submitted", "seat": 1, "move": {"type": "concede"}},
         {"seq": 5, "type": "move-rejected", "seat": 1, "of": 4, "detail": "bob conceded already"},
         {"seq": 6, "type": "seat-conceded", "seat": 1},
