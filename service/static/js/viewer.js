@@ -12,7 +12,7 @@ const LISTED = 40;
 // What the page knows; `window.tablelog` exposes the timings the browser tests print.
 const page = {
   source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
-  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [],
+  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], scoreKept: false,
   legal: null, targets: new Map(), listed: [], live: null,
 };
 window.tablelog = { openMs: null, redraws: [], ready: false, version: 0, verdicts: 0 };
@@ -140,7 +140,7 @@ function go(at) {
   if (location.search !== query) history.replaceState(null, "", `${location.pathname}${query}${location.hash}`);
   window.tablelog.redraws.push(performance.now() - started);
   window.tablelog.version = version();
-  scheduleScore(step);
+  if (!page.scoreKept) scheduleScore(step);
 }
 
 function drawTable(step) {
@@ -190,8 +190,11 @@ function submission(verdict, item) {
   const submitted = page.bySeq.get(verdict.of);
   if (!item || !submitted || submitted.type !== "move-submitted") return null;
   item.classList.add("folded");
+  // A move kept secret until judged is told by its verdict, where the viewer may see it.
+  const told = { ...submitted, move: submitted.move || verdict.move };
+  const players = page.summary ? page.summary.players : [];
   return [" ", entryLink(submitted.seq, `submitted at ${submitted.seq}`, {
-    class: "submission", title: item.textContent.replace(/^\d+ /, "") })];
+    class: "submission", title: sentence(told, players, page.bySeq, page.spec) })];
 }
 
 function highlight() {
@@ -213,7 +216,11 @@ function mark(events) {
   for (const seq of events) $(`e${seq}`)?.classList.add("marked");
   if (!events.length) return;
   const next = events.find((seq) => seq > page.at);
+  // The panel keeps the score whose component was clicked: at an entry before the component
+  // was complete it would be redrawn without it, and the next click would find it gone.
+  page.scoreKept = true;
   go(events.includes(page.at) && next ? next : events[0]);
+  page.scoreKept = false;
 }
 
 // -- the score -------------------------------------------------------------------------------
@@ -437,7 +444,14 @@ async function openFile(file) {
   await load(source);
   drawReport($("report"), report, page.summary.players, go);
   for (const m of report.mismatches) $(`e${m.seq}`)?.classList.add("broken");
-  if (!report.ok) say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.what})`).join(", ") || "see the report"}`, "error");
+  if (report.mismatches.length) {
+    say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.what})`).join(", ")}`, "error");
+  } else if (!report.ok) {
+    // Nothing fails; what cannot be told yet is said with the server's own reason.
+    const why = source.unbuilt ? `${source.unbuilt.message} (${source.unbuilt.code})` : "see the report";
+    const drawn = source.drawnFrom ? `; the table is drawn from this server's copy of game ${source.drawnFrom}, as a spectator sees it` : "";
+    say(`nothing in this replay fails, but it cannot be checked in full yet: ${why}${drawn}`, "warning");
+  }
 }
 
 $("audit-form").addEventListener("submit", audit);
