@@ -54,7 +54,7 @@ def _listing(console: Console, found: list[dict[str, Any]], players: list[str],
         console.print("No legal move for you now.")
     for number, choice in enumerate(found, start=1):
         console.print(f"{number:>4}. {players[choice['seat']]} (seat {choice['seat']}): "
-                      f"{label(choice['move'], spec)}   {json.dumps(choice['move'])}",
+                      f"{label(choice['move'], spec, players)}   {json.dumps(choice['move'])}",
                       soft_wrap=True)
 
 

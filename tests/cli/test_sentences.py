@@ -22,3 +22,10 @@ def test_a_move_no_template_says_reads_as_words():
     spec = GAMES["coloretto"].spec.to_json()
     assert label({"type": "claim-timeout"}, spec) == "claim timeout"
     assert label({"type": "takeback", "to": 5}, spec) == "takeback to 5"
+
+
+def test_a_move_naming_seats_names_their_players():
+    spec = GAMES["sieben-siegel"].spec.to_json()
+    predict = {"type": "predict", "seals": {"yellow": 2}, "from": {"yellow": [0, 2]}}
+    assert label(predict, spec, ["ann", "bob", "cy"]) == (
+        "predict 2 yellow (taking yellow from ann, cy)")

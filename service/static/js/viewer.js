@@ -285,7 +285,7 @@ function drawCustom() {
 function moveButton(choice) {
   const seat = page.viewer === "table" ? `${page.summary.players[choice.seat]}: ` : "";
   return el("button", { type: "button", class: "move", "data-move": JSON.stringify(choice.move),
-                        onclick: () => submit(choice) }, seat + label(choice.move, page.spec));
+                        onclick: () => submit(choice) }, seat + label(choice.move, page.spec, page.summary.players));
 }
 
 function drawMoves(filter = $("move-filter").value) {
@@ -293,7 +293,7 @@ function drawMoves(filter = $("move-filter").value) {
   $("chooser").replaceChildren();
   $("play-hint").textContent = none ? "nothing to do now: waiting for the others"
     : page.targets.size ? "click a highlighted place on the table, or a move below" : "choose a move";
-  const matching = page.listed.filter((c) => label(c.move, page.spec).includes(filter));
+  const matching = page.listed.filter((c) => label(c.move, page.spec, page.summary.players).includes(filter));
   $("move-filter").hidden = page.listed.length <= LISTED;
   $("moves").replaceChildren(...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
 }
@@ -312,13 +312,13 @@ function choose(target) {
 async function submit(choice) {
   const body = { move: choice.move };
   if (page.viewer === "table") body.seat = choice.seat;
-  $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move, page.spec)}…` }));
+  $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move, page.spec, page.summary.players)}…` }));
   try {
     await page.source.post("/moves?wait=5", body);
-    $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move, page.spec)}` }));
+    $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move, page.spec, page.summary.players)}` }));
   } catch (error) {
     $("verdict").replaceChildren(el("p", { class: "bad", id: "last-verdict",
-      text: `${label(choice.move, page.spec)} was rejected: ${error.message}` }));
+      text: `${label(choice.move, page.spec, page.summary.players)} was rejected: ${error.message}` }));
   }
   await sync();
   window.tablelog.verdicts += 1;
