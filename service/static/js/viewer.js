@@ -193,8 +193,9 @@ function submission(verdict, item) {
   // A move kept secret until judged is told by its verdict, where the viewer may see it.
   const told = { ...submitted, move: submitted.move || verdict.move };
   const players = page.summary ? page.summary.players : [];
-  return [" ", entryLink(submitted.seq, `submitted at ${submitted.seq}`, {
-    class: "submission", title: sentence(told, players, page.bySeq, page.spec) })];
+  const said = sentence(told, players, page.bySeq, page.spec);
+  item.lastChild.textContent = said;
+  return [" ", entryLink(submitted.seq, `submitted at ${submitted.seq}`, { class: "submission", title: said })];
 }
 
 function highlight() {
