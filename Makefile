@@ -10,6 +10,8 @@ PYTHON ?= $(shell /usr/bin/python3 -c 'import ensurepip, sys; sys.exit(sys.versi
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make run` needs only what running takes (the `run` extra), not the test and lint tools.
+RUN_STAMP := $(VENV)/.installed-run
 PORT ?= 8000
 # The Procfile's commands (gunicorn, python) are this virtualenv's.
 export PATH := $(abspath $(BIN)):$(PATH)
@@ -21,6 +23,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[run]'
+	touch $(RUN_STAMP)
 
 # A Debian package, installed when its command is missing: redis-server for the suite (it starts
 # its own on a free port) and for `make run`'s own Redis; chromium for the browser
@@ -45,16 +53,25 @@ node:
 valgrind:
 	@$(call apt_install,valgrind)
 
-# The project's own Redis: durable (redis.conf: an append-only file), its data in .run/redis/
-# and on a port of its own, so that neither a Redis already on 6379 nor a restart loses a game.
-# Started once and left running (`make stop-redis` stops it).
+# The project's own Redis: durable (redis.conf: an append-only file), its data in
+# .run/redis/<port>/ and on a port of its own, so that neither a Redis already on 6379 nor a
+# restart loses a game, and two instances of one checkout (`make run REDIS_PORT=...`) share no
+# file: neither loads the other's games nor removes its pid file. Started once and left running
+# (`make stop-redis` stops it).
 REDIS_PORT ?= 6390
-REDIS_DIR := $(abspath .run/redis)
+REDIS_DIR := $(abspath .run/redis/$(REDIS_PORT))
+# Where every port's data lay before: the default port's games are moved from there once.
+OLD_REDIS_DIR := $(abspath .run/redis)
 
 redis: redis-server
+	@if [ "$(REDIS_PORT)" = 6390 ] && [ -d $(OLD_REDIS_DIR)/appendonlydir ] \
+	    && [ ! -e $(REDIS_DIR)/appendonlydir ] && ! redis-cli -p 6390 ping >/dev/null 2>&1; then \
+	  echo "moving the games in .run/redis/ to .run/redis/6390/ (a folder per port now)"; \
+	  mkdir -p $(REDIS_DIR) && mv $(OLD_REDIS_DIR)/appendonlydir $(REDIS_DIR)/; \
+	fi
 	@mkdir -p $(REDIS_DIR)
 	@redis-cli -p $(REDIS_PORT) ping >/dev/null 2>&1 || { \
-	  echo "starting the project's Redis on 127.0.0.1:$(REDIS_PORT), data in .run/redis/"; \
+	  echo "starting the project's Redis on 127.0.0.1:$(REDIS_PORT), data in .run/redis/$(REDIS_PORT)/"; \
 	  redis-server redis.conf --port $(REDIS_PORT) --dir $(REDIS_DIR) --daemonize yes \
 	    --pidfile $(REDIS_DIR)/redis.pid --logfile $(REDIS_DIR)/redis.log; }
 
@@ -63,7 +80,7 @@ stop-redis:
 	@redis-cli -p $(REDIS_PORT) shutdown 2>/dev/null || echo "no Redis answers on $(REDIS_PORT)"
 
 # With REDIS_URL unset, the project's own Redis (above).
-run: $(STAMP) redis-server
+run: $(RUN_STAMP) redis-server
 	@if [ -z "$$REDIS_URL" ]; then \
 	  $(MAKE) --no-print-directory redis && export REDIS_URL=redis://127.0.0.1:$(REDIS_PORT)/0; \
 	fi; \

@@ -35,6 +35,9 @@ def moves(session: Session, game: str, seat: int | None) -> None:
     """My legal moves in GAME, numbered for `tablelog play` (every seat's for the table's
     token, unless --seat)."""
     client = session.client(game, seat)
+    if client.token is None:
+        raise Failure(f"No token of game {game} is kept here or given (--token or"
+                      " TABLELOG_TOKEN): a spectator has no moves.")
     legal = _legal(client, game, seat)
     session.emit(legal, lambda console: _listing(console, legal["moves"], *_seated(client, game)))
 
@@ -51,7 +54,7 @@ def _listing(console: Console, found: list[dict[str, Any]], players: list[str],
         console.print("No legal move for you now.")
     for number, choice in enumerate(found, start=1):
         console.print(f"{number:>4}. {players[choice['seat']]} (seat {choice['seat']}): "
-                      f"{label(choice['move'], spec)}   {json.dumps(choice['move'])}",
+                      f"{label(choice['move'], spec, players)}   {json.dumps(choice['move'])}",
                       soft_wrap=True)
 
 
@@ -68,7 +71,8 @@ def play(session: Session, game: str, move: str, seat: int | None) -> None:
     try:
         answer = _post(client, game, body)
     except Refused as refused:
-        if refused.problem.get("verdict") != "rejected":
+        # A game that ended since it was looked at refuses the move as its rules would.
+        if refused.problem.get("verdict") != "rejected" and refused.code != "game-finished":
             raise
         if session.as_json:
             click.echo(json.dumps(refused.problem, indent=2, ensure_ascii=False))
@@ -78,11 +82,17 @@ def play(session: Session, game: str, move: str, seat: int | None) -> None:
 
 
 def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[str, Any]:
+    _still_running(client, game)
     if move.isdigit():
         legal = _legal(client, game, seat)
         number = int(move)
+        if not legal["moves"]:
+            whose = "you" if seat is None else f"seat {seat}"
+            raise Failure(f"There is no legal move for {whose} now: `tablelog show {game}`"
+                          " says whose turn it is.", FAILED)
         if not 1 <= number <= len(legal["moves"]):
-            raise Failure(f"There is no move {number}: `tablelog moves {game}` lists "
+            listing = f"tablelog moves {game}" + ("" if seat is None else f" --seat {seat}")
+            raise Failure(f"There is no move {number}: `{listing}` lists "
                           f"{len(legal['moves'])}.")
         chosen = legal["moves"][number - 1]
         # Posted only if the game is still where the list was taken.
@@ -94,6 +104,12 @@ def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[
     if not isinstance(parsed, dict):
         raise Failure("A move written as JSON is an object, such as '{\"type\": \"draw\"}'.")
     return {"move": parsed, "seat": _acting(client, game, seat)}
+
+
+def _still_running(client: Client, game: str) -> None:
+    """A finished game takes no move: said as a rejected move is, whoever asks."""
+    if client.get(f"/v1/games/{game}")["status"] == "finished":
+        raise Failure(f"Rejected: game {game} is finished; it takes no more moves.", FAILED)
 
 
 def _acting(client: Client, game: str, seat: int | None) -> int | None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.sentences import Entry, fact, label, sentence
+from engine.sentences import Entry, fact, folded, label, sentence
 
-__all__ = ["Narrator", "fact", "label"]
+__all__ = ["Narrator", "fact", "folded", "label"]
 
 
 class Narrator:

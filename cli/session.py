@@ -14,7 +14,7 @@ import click
 from rich.console import Console
 
 from cli import tokens
-from cli.client import DEFAULT_URL, Client
+from cli.client import DEFAULT_URL, Client, Failure
 
 
 def plain_console() -> Console:
@@ -40,6 +40,10 @@ class Session:
         """A client holding the token given, else the one `new` saved for `game` (`seat`'s,
         or the table's when no seat is named); a spectator without any."""
         token = self.token or (tokens.token(game, seat) if game else None)
+        if seat is not None and token is None:
+            # Without a seat's token the server would answer as to a spectator: not what
+            # --seat asked for.
+            raise Failure(tokens.no_seat(game, seat))
         client = Client(self.url, token)
         click.get_current_context().call_on_close(client.close)
         return client

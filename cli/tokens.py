@@ -39,6 +39,18 @@ def save(created: dict[str, Any]) -> Path:
     return target
 
 
+def no_seat(game: str | None, seat: int) -> str:
+    """Why no token of `seat` is kept for `game`, as one sentence."""
+    try:
+        seats = len(json.loads(path(game).read_text())["seats"]) if game else 0
+    except (OSError, ValueError):
+        seats = 0
+    if seats:
+        return f"Game {game} has no seat {seat}: its seats are 0 to {seats - 1}."
+    return (f"No token of seat {seat} is kept here (`tablelog new` keeps those of the games it"
+            f" creates): give it with --token or TABLELOG_TOKEN.")
+
+
 def token(game: str, seat: int | None = None) -> str | None:
     """The saved token for `seat` of `game`, the table's when no seat is named, None when
     nothing was saved."""

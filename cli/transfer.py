@@ -25,6 +25,9 @@ from cli.client import FAILED, Client, Failure, Refused
 from cli.session import Session, with_session
 from cli.titles import known
 
+# Refusals of the token itself, or of importing at all: running again cannot get further.
+_NOT_FOR_AGAIN = (401, 403)
+
 LISTED_PAGE = 200  # the API's largest page of games
 
 
@@ -169,6 +172,14 @@ def _resumable(done: Callable[[], str]) -> Iterator[None]:
     go on."""
     try:
         yield
+    except Refused as refusal:
+        if refusal.status in _NOT_FOR_AGAIN:
+            # The same command would be refused the same way: only another token helps.
+            raise Failure(f"{refusal.message} {done()}: the server refuses this token (or takes"
+                          " no imports), so the same command would be refused again.",
+                          refusal.exit_code) from None
+        raise Failure(f"{refusal.message} {done()} before it stopped: run the same command"
+                      " again to go on.", refusal.exit_code) from None
     except Failure as failure:
         raise Failure(f"{failure.message} {done()} before it stopped: run the same command"
                       " again to go on.", failure.exit_code) from None

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.live import Live
 
 from cli.client import Client, Refused
-from cli.sentences import Narrator
+from cli.sentences import Narrator, folded
 from cli.session import Session, plain_console, with_session
 from cli.tables import Setting, drawing
 from cli.titles import specs
@@ -79,7 +79,7 @@ def entries(client: Client, game: str, after: int) -> Iterator[dict[str, Any]]:
 @seat_option
 @with_session
 def log(session: Session, game: str, after: int, seat: int | None) -> None:
-    """The log of GAME as readable sentences."""
+    """The log of GAME as readable sentences, a move and its verdict on one line."""
     client = session.client(game, seat)
     found = list(entries(client, game, after))
     session.emit(found, lambda console: _narrate(console, client, game, found))
@@ -88,8 +88,12 @@ def log(session: Session, game: str, after: int, seat: int | None) -> None:
 def _narrate(console: Console, client: Client, game: str, found: list[dict[str, Any]]) -> None:
     summary = client.get(f"/v1/games/{game}")
     say = Narrator(summary["players"], specs(client).get(summary["game"]))
+    # A game record: a judged submission is said on its verdict's line (`--json` keeps both).
+    judged = folded(found)
     for entry in found:
-        console.print(f"{entry['seq']:>5}  {entry['at']}  {say(entry)}", soft_wrap=True)
+        said = say(entry)
+        if entry["seq"] not in judged:
+            console.print(f"{entry['seq']:>5}  {entry['at']}  {said}", soft_wrap=True)
 
 
 def following(client: Client, game: str, after: int) -> Iterator[dict[str, Any]]:

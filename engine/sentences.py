@@ -4,13 +4,15 @@ the templates each game's spec holds (`engine.spec` states the rule).
 This is the rule in Python, for the command line; `service/static/js/sentences.js` is the same
 rule for the pages, and a test holds the two to the same text for every entry of the golden
 replays. A spec is taken in its served form (`GET /v1/titles`): `says` and `facts` by name.
+
+The log reads as a game record: a submission and its verdict are one line, the verdict's
+(`folded` names the submissions whose verdicts are among the entries).
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 Entry = Mapping[str, Any]
@@ -26,6 +28,9 @@ _FIELD = re.compile(r"\{(\?)?([a-z_]+)(?::([a-z]+))?\}")
 def _who(players: Players, seat: Any) -> str:
     if seat is None:
         return ""
+    # A seat that is no number acts for the whole table (a table action, issue 28).
+    if type(seat) is not int:
+        return "the table"
     return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
 
 
@@ -33,7 +38,7 @@ def _value(v: Any) -> str:
     if v is None:
         return "(hidden)"
     if isinstance(v, bool):
-        return "true" if v else "false"
+        return "yes" if v else "no"
     if isinstance(v, list):
         return ", ".join(map(_value, v)) or "none"
     if isinstance(v, dict):
@@ -43,12 +48,16 @@ def _value(v: Any) -> str:
 
 _HOW: dict[str, Callable[[Any, Players], str]] = {
     "seat": lambda v, players: "nobody" if v is None else _who(players, v),
+    "seats": lambda v, players: ", ".join(_who(players, s) for s in v) or "nobody",
+    "each": lambda v, players: ", ".join(f"{_who(players, s)} {_value(x)}"
+                                         for s, x in enumerate(v)),
     "card": lambda v, players: "a hidden card" if v is None else _value(v),
     "pile": lambda v, players: "the deck" if v == "deck" else f"the {v} pile",
     "plus": lambda v, players: " + ".join(map(_value, v)),
     "counts": lambda v, players: ", ".join(f"{_value(n)} {k}" for k, n in v.items()),
     "sources": lambda v, players: "; ".join(
-        f"{k} from seat {', '.join(map(_value, seats))}" for k, seats in v.items()),
+        f"{k} from {', '.join(_who(players, s) for s in seats)}" for k, seats in v.items()),
+    "words": lambda v, players: str(v).replace("-", " "),
 }
 
 
@@ -79,22 +88,34 @@ def render(template: str, values: Entry, players: Players) -> str | None:
     return _PART.sub(part, template)
 
 
-def label(move: Entry | None, spec: Spec | None) -> str:
-    """A move as a short phrase, by its game's `says`; one the spec cannot say, as its JSON."""
+def _plainly(values: Entry, players: Players, skip: tuple[str, ...]) -> str:
+    """What no template says, in words: each field that holds something, by its name; a true
+    flag by its name alone; nothing for a withheld, false or empty field."""
+    said = []
+    for key, v in values.items():
+        if key in skip or not _present(v):
+            continue
+        name = key.replace("_", " ")
+        if v is True:
+            said.append(name)
+        elif key.endswith("seat") or key in ("controller", "taken_by"):
+            said.append(f"{name} {_who(players, v)}")
+        else:
+            said.append(f"{name} {_value(v)}")
+    return ", ".join(said)
+
+
+def label(move: Entry | None, spec: Spec | None, players: Players = ()) -> str:
+    """A move as a short phrase, by its game's `says`; one the spec cannot say, as its type and
+    fields in words ("takeback to 5")."""
     if not move:
         return "a hidden move"
     template = (spec or {}).get("says", {}).get(move.get("type"))
-    said = render(template, move, ()) if template else None
-    return said if said is not None else json.dumps(move, separators=(",", ":"),
-                                                    ensure_ascii=False)
-
-
-def _detail(key: str, v: Any, players: Players) -> str:
-    if key in ("card", "cards"):
-        return "a hidden card" if v is None else _value(v)
-    if key.endswith("seat") or key in ("controller", "taken_by"):
-        return f"{key.replace('_', ' ')} {'nobody' if v is None else _who(players, v)}"
-    return f"{key.replace('_', ' ')} {_value(v)}"
+    said = render(template, move, players) if template else None
+    if said is not None:
+        return said
+    kind = str(move.get("type", "move")).replace("-", " ")
+    return " ".join(part for part in (kind, _plainly(move, players, ("type",))) if part)
 
 
 def fact(f: Entry, players: Players, spec: Spec | None) -> str:
@@ -104,10 +125,17 @@ def fact(f: Entry, players: Players, spec: Spec | None) -> str:
     said = render(template, f, players) if template else None
     if said is not None:
         return said
-    details = ", ".join(_detail(k, v, players) for k, v in f.items()
-                        if k not in ("type", "seat", "hidden"))
     subject = _who(players, f.get("seat"))
+    details = _plainly(f, players, ("type", "seat", "hidden"))
     return " ".join(part for part in (subject, f["type"].replace("-", " "), details) if part)
+
+
+def folded(entries: Iterable[Entry]) -> set[int]:
+    """The submissions among `entries` whose verdict is among them too: each reads as one line
+    with its verdict, the verdict's."""
+    entries = list(entries)
+    submitted = {e["seq"] for e in entries if e["type"] == "move-submitted"}
+    return {e["of"] for e in entries if e.get("of") in submitted}
 
 
 def sentence(entry: Entry, players: Players, by_seq: Mapping[int, Entry],
@@ -118,17 +146,20 @@ def sentence(entry: Entry, players: Players, by_seq: Mapping[int, Entry],
         return f"{entry['game']} was set up for {', '.join(entry['players'])}"
     if kind == "move-submitted":
         if entry.get("move"):
-            return f"{name} submitted: {label(entry['move'], spec)}"
-        return f"{name} submitted a move (hidden until judged)"
+            return f"{name} submitted: {label(entry['move'], spec, players)}"
+        return f"{name} submitted a move, kept secret until it is judged"
     if kind == "move-accepted":
         effects = [fact(f, players, spec) for f in entry.get("effects") or []]
-        return "; ".join(effects) if effects else f"{name}: {label(entry.get('move'), spec)}"
+        if effects:
+            return "; ".join(effects)
+        return f"{name}: {label(entry.get('move'), spec, players)}"
     if kind == "move-rejected":
         submitted = by_seq.get(entry["of"])
-        what = label(submitted["move"], spec) if submitted and submitted.get("move") else "move"
+        move = submitted.get("move") if submitted else None
+        what = label(move, spec, players) if move else "move"
         if entry.get("detail"):
             return f"{name}'s {what} was rejected: {entry['detail']}"
         return f"{name}'s {what} was rejected (the reason is for {name}'s eyes)"
     if kind == "game-finished":
         return f"the game is over; the seed is revealed: {entry['seed']}"
-    return kind
+    return " ".join(part for part in (name, kind.replace("-", " ")) if part)

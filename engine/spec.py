@@ -11,15 +11,19 @@ Sentences are templates, rendered by one small rule written twice (`engine.sente
 command line, `service/static/js/sentences.js` for the pages; a test holds them to the same
 text):
 - `{name}` is the field `name` of the move or fact, said plainly (a list as "a, b", a map as
-  "k v, k v", null as "(hidden)"); `{name:how}` says it in one of a few ways: `seat` (the
-  player at that seat, "nobody" for null), `card` ("a hidden card" for null), `pile` ("the
-  deck", or "the R pile"), `plus` (a list as "a + b"), `counts` (a map as "2 red, 1 blue"),
-  `sources` (a map of seat lists as "red from seat 1, 2; blue from seat 0"). `{?name}` says
+  "k v, k v", a flag as "yes"/"no", null as "(hidden)"); `{name:how}` says it in one of a few
+  ways: `seat` (the player at that seat, "nobody" for null, "the table" for a seat that is no
+  number), `seats` (a list of seats as "ann, bob"), `each` (a list by seat as "ann 23, bob
+  31"), `card` ("a hidden card" for null), `pile` ("the deck", or "the R pile"), `plus` (a list
+  as "a + b"), `counts` (a map as "2 red, 1 blue"), `sources` (a map of seat lists as "red from
+  bob, cy; blue from ann"), `words` ("deck-exhausted" as "deck exhausted"). `{?name}` says
   nothing: it only makes the section it stands in depend on `name`.
 - `[...]` is said only when every field it names is there (not null, false, "" or empty);
   `[...|...]` says its second part otherwise.
-- A template whose fields outside any section are missing is not used: the fact reads
-  generically (its seat, its kind, its fields), and a move as its JSON.
+- Every fact kind a game records has a template (a test holds every golden replay to it). A
+  template whose fields outside any section are missing is not used: the fact reads
+  generically (its seat, its kind, the fields that hold something), and a move as its type
+  and fields in words.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from cli import tokens
 from engine.games import GAMES
 
 # The shortest games the options allow: one deal, one round.
@@ -80,3 +81,40 @@ def test_a_move_that_cannot_be_read_is_bad_usage(tablelog, move, said):
     result = tablelog("play", game, move)
     assert result.exit_code == 2
     assert result.stderr == said.format(game=game)
+
+
+def test_a_seat_the_game_does_not_have_is_bad_usage(tablelog):
+    game = new_game(tablelog, "keltis-card", 2, "no-seat-7")["id"]
+    result = tablelog("show", game, "--seat", "7")
+    assert result.exit_code == 2
+    assert result.stderr == f"Game {game} has no seat 7: its seats are 0 to 1.\n"
+
+
+def test_moves_without_a_token_says_a_spectator_has_none(tablelog):
+    game = new_game(tablelog, "coloretto", 3, "no-token")["id"]
+    tokens.path(game).unlink()  # as on another machine than the one that created it
+    result = tablelog("moves", game)
+    assert result.exit_code == 2
+    assert "No legal move" not in result.output
+    assert result.stderr == (f"No token of game {game} is kept here or given (--token or"
+                             " TABLELOG_TOKEN): a spectator has no moves.\n")
+
+
+def test_a_move_on_a_finished_game_is_rejected_saying_so(tablelog):
+    game = new_game(tablelog, "sieben-siegel", 3, "over")["id"]
+    play_to_end(tablelog, game, random.Random("over"))
+    for seat in ([], ["--seat", "1"]):
+        result = tablelog("play", game, '{"type": "play", "card": "R1"}', *seat)
+        assert result.exit_code == 1, result.output
+        assert result.stderr == f"Rejected: game {game} is finished; it takes no more moves.\n"
+
+
+def test_a_seat_with_nothing_to_do_is_told_so_not_sent_to_another_seats_list(tablelog):
+    game = new_game(tablelog, "coloretto", 3, "idle-seat")["id"]
+    result = tablelog("play", game, "1", "--seat", "1")
+    assert result.exit_code == 1
+    assert result.stderr == (f"There is no legal move for seat 1 now: `tablelog show {game}`"
+                             " says whose turn it is.\n")
+    beyond = tablelog("play", game, "9", "--seat", "0")
+    assert beyond.exit_code == 2
+    assert f"`tablelog moves {game} --seat 0` lists 1." in beyond.stderr

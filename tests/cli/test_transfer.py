@@ -157,6 +157,17 @@ def test_an_import_refused_the_operators_token_stops_at_once(destination, tmp_pa
     assert result.exit_code == 2
     # The last line: the server's own log of requests goes to the same stderr here.
     assert result.stderr.splitlines()[-1] == (
-        "This is not the operator's import token (bad-token). 0 games were imported before it"
-        " stopped: run the same command again to go on.")
+        "This is not the operator's import token (bad-token). 0 games were imported: the server"
+        " refuses this token (or takes no imports), so the same command would be refused"
+        " again.")
     assert store.games.context("forged-0", None).meta is None
+
+
+def test_an_import_to_a_server_that_takes_none_is_not_told_to_run_again(tablelog, tmp_path):
+    dump = tmp_path / "one.ndjson"
+    dump.write_text(json.dumps({**retold("hermit", 0), "id": "unwanted-0"}) + "\n")
+    result = tablelog("import", str(dump), "--import-token", "any")
+    assert result.exit_code == 2
+    said = result.stderr.splitlines()[-1]
+    assert said.startswith("This server takes no imports")
+    assert "run the same command again" not in said

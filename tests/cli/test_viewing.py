@@ -86,7 +86,11 @@ def test_names_are_printed_as_they_are_written(tablelog, http):
 def test_log_says_every_entry_as_a_sentence(tablelog, finished):
     events = finished.http.get(finished.url("/events?limit=1000")).json["events"]
     said = tablelog("log", finished.id).stdout.splitlines()
-    assert len(said) == len(events)
+    # A game record: each judged submission is said on its verdict's line, by the verdict's
+    # entry number.
+    verdicts = {e["of"] for e in events if "of" in e}
+    assert [int(line.split()[0]) for line in said] == [
+        e["seq"] for e in events if e["seq"] not in verdicts]
     assert said[0].split(None, 2)[2] == "sieben-siegel was set up for ann, bob, cid"
     assert said[-1].endswith(f"the game is over; the seed is revealed: {'finished'}")
     later = tablelog.json("log", finished.id, "--after", "5")
@@ -115,6 +119,11 @@ def test_audit_explains_a_claim(tablelog, finished):
     wrong = tablelog("audit", finished.id, "--claim", f"0={total + 3}", "--claim", "1=0")
     assert wrong.exit_code == 1
     assert f"seat 0 claims {total + 3}, recomputed {total}: 3 more than recomputed" in wrong.stdout
+    # A wrong claim is a failure the report ends on, never "It verifies." above exit code 1.
+    assert "It verifies." not in wrong.stdout
+    last = wrong.stdout.splitlines()[-1]
+    assert last.startswith("The log verifies, but a claim is not the recomputed total: ")
+    assert f"seat 0 claims {total + 3}, not {total}" in last
 
 
 def test_a_claim_that_cannot_be_read_is_bad_usage(tablelog, finished):

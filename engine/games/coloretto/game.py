@@ -58,6 +58,11 @@ SPEC = Spec(
         "drew": "{seat:seat} drew {card:card}",
         "placed": "{seat:seat} placed {card} on row {row}",
         "took": "{seat:seat} took row {row}: {cards}",
+        "last-round-drawn": "{seat:seat} drew the last-round card: this round is the last",
+        "round-ended": "every row is taken: {next_seat:seat} begins the next round",
+        "deal-ended": "deal {deal} is over; the totals: {totals:each}",
+        "deal-started": "deal {deal} begins; starting cards: {starting_cards:each};"
+                        " {first_seat:seat} plays first",
     },
 )
 

@@ -82,6 +82,11 @@ SPEC = Spec(
         "took-discard": "{seat:seat} took {card} from the {pile} pile",
         "played": "{seat:seat} played {card}[ on the {row} row]",
         "discarded": "{seat:seat} discarded {card:card}",
+        "wish-taken": "{seat:seat} took wish stone {stone} with {cards:plus}",
+        "end-phase-began": "the end phase begins ({reason:words}); the seats place in turn:"
+                           " {order:seats}",
+        "passed": "{seat:seat} passed",
+        "game-over": "the game is over; the totals: {totals:each}",
     },
 )
 

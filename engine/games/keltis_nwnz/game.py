@@ -90,6 +90,13 @@ SPEC = Spec(
         "drew": "{seat:seat} drew {card:card}[ from {source:pile}]",
         "discarded": "{seat:seat} discarded {card:card}",
         "moved": "{seat:seat} moved {pawn} from {origin} to {to} with {card}",
+        "clover-moved": "{seat:seat} moved {pawn} from {origin} to {to} by the clover",
+        "tile-points": "{seat:seat} scored {points} points on the tile at {cell}",
+        "wish-stone-taken": "{seat:seat} took a wish stone of colour {colour} from the"
+                            " {source:words} at {cell}",
+        "tile-action": "{seat:seat} reached the {tile:words} tile at {cell}[: it has nothing to"
+                       " act on{?idle}]",
+        "game-ended": "the game is over, ended by the {reason:words}",
     },
 )
 

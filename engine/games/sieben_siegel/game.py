@@ -101,6 +101,13 @@ SPEC = Spec(
         "seal-returned": "{seat:seat} returned a {seal} seal",
         "predicted": "{seat:seat} predicted [{seals}|no seals]",
         "seal-taken-from": "{seat:seat} took a {seal} seal from {from_seat:seat}",
+        "dealt": "{seat:seat} was dealt [{cards}|a hidden hand]",
+        "round-started": "round {round} begins; {first_seat:seat} leads",
+        "saboteur-taken": "{seat:seat} became the saboteur",
+        "black-seal-taken": "{seat:seat} took a black seal",
+        "no-black-seal-left": "{seat:seat} held no fitting seal, and no black seal is left",
+        "seal-choice": "{seat:seat} holds several fitting seals ({seals}) and returns one",
+        "round-scored": "round {round} is scored: {points:each}",
     },
 )
 

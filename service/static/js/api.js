@@ -102,13 +102,37 @@ export class ReplayFile {
              version: d.entries.length, seed: d.seed };
   }
 
-  views(from, to = "") {
-    return call(`/v1/replays/views?from=${from}${to ? `&to=${to}` : ""}`, { method: "POST", body: this.document });
+  async views(from, to = "") {
+    try {
+      return await call(`/v1/replays/views?from=${from}${to ? `&to=${to}` : ""}`, { method: "POST", body: this.document });
+    } catch (error) {
+      return (await this.stored(error)).views(from, to || this.document.entries.length);
+    }
   }
 
   async scoreAt(at) {
-    const answer = await call(`/v1/replays/views?from=${at}&to=${at}&score=1`, { method: "POST", body: this.document });
-    return answer.steps[0].score;
+    try {
+      const answer = await call(`/v1/replays/views?from=${at}&to=${at}&score=1`, { method: "POST", body: this.document });
+      return answer.steps[0].score;
+    } catch (error) {
+      return (await this.stored(error)).scoreAt(at);
+    }
+  }
+
+  /** A replay downloaded by a seat or a spectator while its game ran cannot be dealt again
+   *  (`replay-not-rebuildable`): its table is drawn from this server's copy of the same game,
+   *  as a spectator sees it, when that log holds the replay's last entry with the same hash.
+   *  `unbuilt` keeps the server's reason, which the page says. */
+  async stored(error) {
+    const { id, entries } = this.document;
+    if (error.code !== "replay-not-rebuildable" || !id) throw error;
+    const game = new StoredGame(id, null);
+    const last = entries[entries.length - 1];
+    const found = await game.get(`/events?after=${last.seq - 1}&limit=1`).catch(() => null);
+    if (!found || !found.events.length || found.events[0].hash !== last.hash) throw error;
+    this.unbuilt = error;
+    this.drawnFrom = id;
+    return game;
   }
 
   async events(after) { return this.document.entries.slice(after); }

@@ -7,11 +7,23 @@ function verdict(value, yes, no, unknown) {
   return el("span", { class: value ? "good" : "bad", text: value ? yes : no });
 }
 
+/** What the report comes to, in one line: a claim that is not the total fails it as a broken
+ *  log does; a log with nothing failing but something not told yet is no failure. */
+function overall(report) {
+  const failed = report.mismatches.length
+    || [report.hash_chain_ok, report.seed_ok, report.replay_ok].includes(false);
+  if (failed) return ["bad", "✘ the log does not check out"];
+  if (!report.ok) return ["unknown", "? nothing fails, but the log cannot be checked in full yet"];
+  const wrong = (report.claims || []).filter((c) => c.difference !== 0).length;
+  if (wrong) return ["bad", `✘ the log checks out, but ${wrong === 1 ? "a claim is" : `${wrong} claims are`} not the recomputed total`];
+  return ["good", "✔ the log checks out"];
+}
+
 export function drawReport(container, report, players, go) {
   const name = (seat) => players[seat] ?? `seat ${seat}`;
+  const [kind, said] = overall(report);
   container.replaceChildren(el("div", {},
-    el("p", { class: `overall ${report.ok ? "good" : "bad"}`, id: "report-ok", "data-ok": String(report.ok) },
-      report.ok ? "✔ the log checks out" : "✘ the log does not check out"),
+    el("p", { class: `overall ${kind}`, id: "report-ok", "data-ok": String(report.ok), "data-overall": kind }, said),
     el("ul", {},
       el("li", {}, "hash chain: ", verdict(report.hash_chain_ok, "holds", "broken",
         "unknown (entries withheld from you)")),

@@ -1,7 +1,8 @@
 // The log in readable sentences ("ann drew orange", "bob's take row 2 was rejected: ..."), from
 // the templates each game's spec holds (GET /v1/titles; the rule is stated in engine/spec.py).
 // The command line says the same with engine/sentences.py; a test holds the two to the same
-// text for every entry of the golden replays.
+// text for every entry of the golden replays. The log reads as a game record: a submission
+// and its verdict are one line, the verdict's (`folded` names the submissions so read).
 
 // A section `[said|else]`, or a field `{name}`, `{name:how}`, `{?name}`; one pass over the
 // template, so nothing a value holds is read as a template.
@@ -10,11 +11,14 @@ const FIELD = /\{(\?)?([a-z_]+)(?::([a-z]+))?\}/g;
 
 function who(players, seat) {
   if (seat === null || seat === undefined) return "";
+  // A seat that is no number acts for the whole table (a table action).
+  if (!Number.isInteger(seat)) return "the table";
   return seat >= 0 && seat < players.length ? players[seat] : `seat ${seat}`;
 }
 
 function value(v) {
   if (v === null || v === undefined) return "(hidden)";
+  if (typeof v === "boolean") return v ? "yes" : "no";
   if (Array.isArray(v)) return v.map(value).join(", ") || "none";
   if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${k} ${value(x)}`).join(", ");
   return String(v);
@@ -22,11 +26,15 @@ function value(v) {
 
 const HOW = {
   seat: (v, players) => (v === null || v === undefined ? "nobody" : who(players, v)),
+  seats: (v, players) => v.map((s) => who(players, s)).join(", ") || "nobody",
+  each: (v, players) => v.map((x, s) => `${who(players, s)} ${value(x)}`).join(", "),
   card: (v) => (v === null || v === undefined ? "a hidden card" : value(v)),
   pile: (v) => (v === "deck" ? "the deck" : `the ${v} pile`),
   plus: (v) => v.map(value).join(" + "),
   counts: (v) => Object.entries(v).map(([k, n]) => `${value(n)} ${k}`).join(", "),
-  sources: (v) => Object.entries(v).map(([k, seats]) => `${k} from seat ${seats.map(value).join(", ")}`).join("; "),
+  sources: (v, players) => Object.entries(v)
+    .map(([k, seats]) => `${k} from ${seats.map((s) => who(players, s)).join(", ")}`).join("; "),
+  words: (v) => String(v).replace(/-/g, " "),
 };
 
 function present(v) {
@@ -50,18 +58,26 @@ export function render(template, values, players) {
   });
 }
 
-/** A move as a short phrase, by its game's `says`; one the spec cannot say, as its JSON. */
-export function label(move, spec) {
-  if (!move) return "a hidden move";
-  const template = spec && spec.says[move.type];
-  const said = template ? render(template, move, []) : null;
-  return said ?? JSON.stringify(move);
+/** What no template says, in words: each field that holds something, by its name; a true flag
+ *  by its name alone; nothing for a withheld, false or empty field. */
+function plainly(values, players, skip) {
+  return Object.entries(values).filter(([k, v]) => !skip.includes(k) && present(v)).map(([k, v]) => {
+    const name = k.replace(/_/g, " ");
+    if (v === true) return name;
+    if (k.endsWith("seat") || k === "controller" || k === "taken_by") return `${name} ${who(players, v)}`;
+    return `${name} ${value(v)}`;
+  }).join(", ");
 }
 
-function detail(k, v, players) {
-  if (k === "card" || k === "cards") return v === null ? "a hidden card" : value(v);
-  if (k.endsWith("seat") || k === "controller" || k === "taken_by") return `${k.replace(/_/g, " ")} ${v === null ? "nobody" : who(players, v)}`;
-  return `${k.replace(/_/g, " ")} ${value(v)}`;
+/** A move as a short phrase, by its game's `says`; one the spec cannot say, as its type and
+ *  fields in words ("takeback to 5"). */
+export function label(move, spec, players = []) {
+  if (!move) return "a hidden move";
+  const template = spec && spec.says[move.type];
+  const said = template ? render(template, move, players) : null;
+  if (said !== null) return said;
+  const kind = String(move.type ?? "move").replace(/-/g, " ");
+  return [kind, plainly(move, players, ["type"])].filter(Boolean).join(" ");
 }
 
 /** A fact an accepted move produced, by its game's `facts`; otherwise said plainly: its seat,
@@ -70,10 +86,15 @@ export function fact(f, players, spec) {
   const template = spec && spec.facts[f.type];
   const said = template ? render(template, f, players) : null;
   if (said !== null) return said;
-  const details = Object.entries(f)
-    .filter(([k]) => !["type", "seat", "hidden"].includes(k))
-    .map(([k, v]) => detail(k, v, players));
-  return [who(players, f.seat), f.type.replace(/-/g, " "), details.join(", ")].filter(Boolean).join(" ");
+  const details = plainly(f, players, ["type", "seat", "hidden"]);
+  return [who(players, f.seat), f.type.replace(/-/g, " "), details].filter(Boolean).join(" ");
+}
+
+/** The submissions among `entries` whose verdict is among them too: each reads as one line
+ *  with its verdict, the verdict's. */
+export function folded(entries) {
+  const submitted = new Set(entries.filter((e) => e.type === "move-submitted").map((e) => e.seq));
+  return new Set(entries.filter((e) => submitted.has(e.of)).map((e) => e.of));
 }
 
 /** One log entry as a sentence; `bySeq` finds the submission a verdict is about. */
@@ -83,14 +104,15 @@ export function sentence(entry, players, bySeq, spec) {
     case "game-created":
       return `${entry.game} was set up for ${entry.players.join(", ")}`;
     case "move-submitted":
-      return entry.move ? `${name} submitted: ${label(entry.move, spec)}` : `${name} submitted a move (hidden until judged)`;
+      return entry.move ? `${name} submitted: ${label(entry.move, spec, players)}`
+        : `${name} submitted a move, kept secret until it is judged`;
     case "move-accepted": {
       const effects = (entry.effects || []).map((f) => fact(f, players, spec));
-      return effects.length ? effects.join("; ") : `${name}: ${label(entry.move, spec)}`;
+      return effects.length ? effects.join("; ") : `${name}: ${label(entry.move, spec, players)}`;
     }
     case "move-rejected": {
       const submitted = bySeq.get(entry.of);
-      const what = submitted && submitted.move ? label(submitted.move, spec) : "move";
+      const what = submitted && submitted.move ? label(submitted.move, spec, players) : "move";
       return entry.detail
         ? `${name}'s ${what} was rejected: ${entry.detail}`
         : `${name}'s ${what} was rejected (the reason is for ${name}'s eyes)`;
@@ -98,6 +120,6 @@ export function sentence(entry, players, bySeq, spec) {
     case "game-finished":
       return `the game is over; the seed is revealed: ${entry.seed}`;
     default:
-      return entry.type;
+      return [name, entry.type.replace(/-/g, " ")].filter(Boolean).join(" ");
   }
 }

@@ -12,7 +12,7 @@ const LISTED = 40;
 // What the page knows; `window.tablelog` exposes the timings the browser tests print.
 const page = {
   source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
-  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [],
+  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], scoreKept: false,
   legal: null, targets: new Map(), listed: [], live: null,
 };
 window.tablelog = { openMs: null, redraws: [], ready: false, version: 0, verdicts: 0 };
@@ -140,7 +140,7 @@ function go(at) {
   if (location.search !== query) history.replaceState(null, "", `${location.pathname}${query}${location.hash}`);
   window.tablelog.redraws.push(performance.now() - started);
   window.tablelog.version = version();
-  scheduleScore(step);
+  if (!page.scoreKept) scheduleScore(step);
 }
 
 function drawTable(step) {
@@ -167,14 +167,35 @@ function drawTable(step) {
 
 function addEntries(entries) {
   const players = page.summary ? page.summary.players : entries[0].players;
+  const made = new Map();
   const items = entries.filter((e) => !page.bySeq.has(e.seq)).map((entry) => {
     page.entries.push(entry);
     page.bySeq.set(entry.seq, entry);
-    return el("li", { id: `e${entry.seq}`, class: `entry ${entry.type}`, "data-seq": entry.seq },
-      el("a", { href: `?at=${entry.seq}`, onclick: (e) => { e.preventDefault(); go(entry.seq); } },
-        String(entry.seq)), " ", sentence(entry, players, page.bySeq, page.spec));
+    const item = el("li", { id: `e${entry.seq}`, class: `entry ${entry.type}`, "data-seq": entry.seq },
+      entryLink(entry.seq, String(entry.seq)), " ", sentence(entry, players, page.bySeq, page.spec),
+      submission(entry, made.get(entry.of) || $(`e${entry.of}`)));
+    made.set(entry.seq, item);
+    return item;
   });
   $("log").append(...items);
+}
+
+function entryLink(seq, text, attrs = {}) {
+  return el("a", { ...attrs, href: `?at=${seq}`, onclick: (e) => { e.preventDefault(); go(seq); } }, text);
+}
+
+/** A game record reads a judged move on one line, its verdict's: the submission's own entry
+ *  (`item`) stays in the list, folded away (shown when stepped to), and linked from the verdict. */
+function submission(verdict, item) {
+  const submitted = page.bySeq.get(verdict.of);
+  if (!item || !submitted || submitted.type !== "move-submitted") return null;
+  item.classList.add("folded");
+  // A move kept secret until judged is told by its verdict, where the viewer may see it.
+  const told = { ...submitted, move: submitted.move || verdict.move };
+  const players = page.summary ? page.summary.players : [];
+  const said = sentence(told, players, page.bySeq, page.spec);
+  item.lastChild.textContent = said;
+  return [" ", entryLink(submitted.seq, `submitted at ${submitted.seq}`, { class: "submission", title: said })];
 }
 
 function highlight() {
@@ -196,7 +217,11 @@ function mark(events) {
   for (const seq of events) $(`e${seq}`)?.classList.add("marked");
   if (!events.length) return;
   const next = events.find((seq) => seq > page.at);
+  // The panel keeps the score whose component was clicked: at an entry before the component
+  // was complete it would be redrawn without it, and the next click would find it gone.
+  page.scoreKept = true;
   go(events.includes(page.at) && next ? next : events[0]);
+  page.scoreKept = false;
 }
 
 // -- the score -------------------------------------------------------------------------------
@@ -261,7 +286,7 @@ function drawCustom() {
 function moveButton(choice) {
   const seat = page.viewer === "table" ? `${page.summary.players[choice.seat]}: ` : "";
   return el("button", { type: "button", class: "move", "data-move": JSON.stringify(choice.move),
-                        onclick: () => submit(choice) }, seat + label(choice.move, page.spec));
+                        onclick: () => submit(choice) }, seat + label(choice.move, page.spec, page.summary.players));
 }
 
 function drawMoves(filter = $("move-filter").value) {
@@ -269,7 +294,7 @@ function drawMoves(filter = $("move-filter").value) {
   $("chooser").replaceChildren();
   $("play-hint").textContent = none ? "nothing to do now: waiting for the others"
     : page.targets.size ? "click a highlighted place on the table, or a move below" : "choose a move";
-  const matching = page.listed.filter((c) => label(c.move, page.spec).includes(filter));
+  const matching = page.listed.filter((c) => label(c.move, page.spec, page.summary.players).includes(filter));
   $("move-filter").hidden = page.listed.length <= LISTED;
   $("moves").replaceChildren(...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
 }
@@ -288,13 +313,13 @@ function choose(target) {
 async function submit(choice) {
   const body = { move: choice.move };
   if (page.viewer === "table") body.seat = choice.seat;
-  $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move, page.spec)}…` }));
+  $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move, page.spec, page.summary.players)}…` }));
   try {
     await page.source.post("/moves?wait=5", body);
-    $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move, page.spec)}` }));
+    $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move, page.spec, page.summary.players)}` }));
   } catch (error) {
     $("verdict").replaceChildren(el("p", { class: "bad", id: "last-verdict",
-      text: `${label(choice.move, page.spec)} was rejected: ${error.message}` }));
+      text: `${label(choice.move, page.spec, page.summary.players)} was rejected: ${error.message}` }));
   }
   await sync();
   window.tablelog.verdicts += 1;
@@ -420,7 +445,14 @@ async function openFile(file) {
   await load(source);
   drawReport($("report"), report, page.summary.players, go);
   for (const m of report.mismatches) $(`e${m.seq}`)?.classList.add("broken");
-  if (!report.ok) say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.what})`).join(", ") || "see the report"}`, "error");
+  if (report.mismatches.length) {
+    say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.what})`).join(", ")}`, "error");
+  } else if (!report.ok) {
+    // Nothing fails; what cannot be told yet is said with the server's own reason.
+    const why = source.unbuilt ? `${source.unbuilt.message} (${source.unbuilt.code})` : "see the report";
+    const drawn = source.drawnFrom ? `; the table is drawn from this server's copy of game ${source.drawnFrom}, as a spectator sees it` : "";
+    say(`nothing in this replay fails, but it cannot be checked in full yet: ${why}${drawn}`, "warning");
+  }
 }
 
 $("audit-form").addEventListener("submit", audit);
