@@ -35,7 +35,7 @@ from engine.frozen import frozen, replace
 from engine.game import TABLE, Fact, Game, IllegalMove, Outcome, Table, Viewer, is_mapping
 from engine.line import Line, NeedsPast
 from engine.scoring import Score
-from engine.spec import INDEX, Field, Move, Option, Spec, filled_options
+from engine.spec import Field, Move, Option, Spec, filled_options
 
 TAKEBACK = "takeback"
 ACCEPT = "takeback-accept"
@@ -65,7 +65,8 @@ SAYS = {
     CLAIM: "claims a timeout",
 }
 FACTS = {
-    "taken-back": "the game was taken back to entry {to}[; entries {undone} no longer count]",
+    "taken-back": "the game was taken back to entry {to}[; the moves submitted as entries"
+                  " {undone} no longer count]",
     "takeback-proposed": "{seat:seat} proposed taking the game back to entry {to}",
     "takeback-accepted": "{seat:seat} accepted the takeback proposed as entry {of}",
     "takeback-declined": "{seat:seat} declined the takeback proposed as entry {of}",
@@ -74,7 +75,7 @@ FACTS = {
     "conceded": "{seat:seat} conceded: the service plays their turns from now on",
     "abandon-voted": "{seat:seat} voted to abandon the game",
     "abandoned": "the game was abandoned[: {reason}]",
-    "timed-out": "the turn clock ran out[ after {limit_s} seconds] for seat {seats}",
+    "timed-out": "the turn clock of {limit_s} seconds ran out for {seats:seats}",
 }
 TURN_LIMIT_OPTION = Option(
     TURN_LIMIT, "seconds a seat may take to act before another may claim a timeout (none: no"

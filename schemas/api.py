@@ -49,6 +49,7 @@ LAST_EVENT_ID = r"[0-9]{1,15}"
 EVENTS_PAGE = 500
 LARGEST_EVENTS_PAGE = 5000
 GAMES_PAGE = 50
+STATUSES = ["in-progress", "finished", "abandoned"]  # abandoned: ended by its table
 LARGEST_GAMES_PAGE = 200
 # Scored steps cost far more than views (service/timeline.py).
 MOST_SCORED_STEPS = 200
@@ -194,8 +195,8 @@ class GamesQuery(Schema):
     )
     player = fields.String(metadata={"description": "only with this player"})
     status = fields.String(
-        validate=validate.OneOf(["in-progress", "finished"]),
-        metadata={"description": "in-progress or finished"},
+        validate=validate.OneOf(STATUSES),
+        metadata={"description": "in-progress, finished or abandoned (ended by its table)"},
     )
     # The creation time and id of the last game a page looked at, opaque to clients.
     cursor = fields.String(
@@ -262,7 +263,7 @@ class Summary(Schema):
     game = fields.String()
     players = fields.List(fields.String())
     options = fields.Dict()
-    status = fields.String(validate=validate.OneOf(["in-progress", "finished"]))
+    status = fields.String(validate=validate.OneOf(STATUSES))
     version = fields.Integer()
     to_act = fields.List(fields.Integer())
     round = fields.Integer()
@@ -329,7 +330,7 @@ class Events(Schema):
 
 class Step(Schema):
     at = fields.Integer()
-    status = fields.String(validate=validate.OneOf(["in-progress", "finished"]))
+    status = fields.String(validate=validate.OneOf(STATUSES))
     round = fields.Integer()
     to_act = fields.List(fields.Integer())
     state = fields.Dict()

@@ -135,10 +135,9 @@ def list_games(store: Store, query: dict[str, Any]) -> dict[str, Any]:
     after = _read_cursor(query.get("cursor"))
     chosen: list[str] = []
     size = 100
+    ended = query.get("status") in (Status.FINISHED, Status.ABANDONED)
     while len(chosen) < query["limit"]:
-        batch = store.games.ids(
-            after, size, newest, query.get("game"), query.get("status") == "finished"
-        )
+        batch = store.games.ids(after, size, newest, query.get("game"), ended)
         if not batch:
             break
         briefs = store.games.briefs([g for g, _ in batch])
