@@ -57,12 +57,12 @@ MOVES = (
     Move(CLAIM),
 )
 SAYS = {
-    TAKEBACK: "asks to take the game back to entry {to}",
-    ACCEPT: "accepts the takeback proposed as entry {of}",
-    DECLINE: "declines the takeback proposed as entry {of}",
-    CONCEDE: "concedes",
-    ABANDON: "votes to abandon the game[: {reason}]",
-    CLAIM: "claims a timeout",
+    TAKEBACK: "take the game back to entry {to}",
+    ACCEPT: "accept the takeback proposed as entry {of}",
+    DECLINE: "decline the takeback proposed as entry {of}",
+    CONCEDE: "concede",
+    ABANDON: "abandon the game[ ({reason})]",
+    CLAIM: "claim a timeout",
 }
 FACTS = {
     "taken-back": "the game was taken back to entry {to}[; the moves submitted as entries"

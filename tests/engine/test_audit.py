@@ -54,7 +54,7 @@ def _stored(entries: list[dict], at: int) -> dict:
     state = log.state_at(GAME, log.table_of(entries[0], "audited", []), entries[:at])
     return {
         "at": at,
-        "state": codec.encode(state),
+        "state": codec.encode(GAME.encode(state)),
         "score": GAME.score(state).to_json(entries[0]["players"]),
     }
 

@@ -22,7 +22,7 @@ def test_replace_makes_the_value_dataclasses_replace_makes(name):
 
 
 def test_an_unknown_field_is_refused_by_name():
-    state = play(GAMES["coloretto"], 3, "frozen", random.Random(6)).states[0]
+    state = play(GAMES["coloretto"], 3, "frozen", random.Random(6)).states[0].game
     with pytest.raises(TypeError, match="State has no field 'colour'"):
         replace(state, turn=1, colour="red")
 

@@ -226,7 +226,7 @@ def test_table_of_rebuilds_the_table_from_the_created_entry():
 
 def test_a_log_is_folded_under_the_rules_its_created_entry_names():
     assert CREATED["rules_version"] == GAME.rules_version == "coloretto/1"
-    assert log.rules(CREATED) is GAME
+    assert log.rules(CREATED) is GAMES["coloretto"] and log.rules(CREATED).title is GAME
 
 
 @pytest.mark.parametrize("version", ["coloretto/99", "hermit/1", None])

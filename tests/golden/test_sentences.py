@@ -121,7 +121,8 @@ def test_a_golden_game_reads_as_a_record_in_both_renderers(path):
 
 
 def test_entries_no_template_knows_read_alike_and_plainly_in_both_renderers():
-    """Kinds a game adds later (table actions, whose seat may be the table) read in words."""
+    """Table actions, whose seat may be the table, read by their own sentences; kinds no
+    template knows read in words."""
     spec = GAMES["coloretto"].spec.to_json()
     players = ["ann", "bob", "cy"]
     log = [
@@ -139,8 +140,8 @@ def test_entries_no_template_knows_read_alike_and_plainly_in_both_renderers():
     said = python_says(log, players, spec)
     assert pages_say(spec, players, [log])[0] == {"lines": said, "folded": [2, 4]}
     assert said[1:] == [
-        "the table submitted: takeback to 1",
-        "the table taken back to 1, agreed",
+        "the table submitted: take the game back to entry 1",
+        "the game was taken back to entry 1",
         "bob submitted: concede",
         "bob's concede was rejected: bob conceded already",
         "bob seat conceded",

@@ -6,6 +6,7 @@ import pytest
 from freezegun import freeze_time
 
 from engine import log
+from engine.clock import millis
 from engine.game import TABLE
 from tests.engine.table_actions.sitting import Sitting
 
@@ -68,3 +69,10 @@ def test_a_game_without_the_option_records_its_options_as_before():
     table = Sitting("coloretto", 3)
     assert "turn_limit_s" not in table.entries[0]["options"]
     assert _clocked().entries[0]["options"]["turn_limit_s"] == 60
+
+
+@pytest.mark.parametrize("at, ms", [
+    ("1970-01-01T00:00:00.000Z", 0), ("2000-02-29T23:59:59.999Z", 951_868_799_999),
+    ("2026-11-27T10:47:33.123Z", 1_795_776_453_123), ("2024-03-01T00:00:00Z", 1_709_251_200_000)])
+def test_an_entrys_time_is_read_as_milliseconds_since_the_epoch(at, ms):
+    assert millis(at) == ms
