@@ -41,7 +41,17 @@ bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
         " nothing of it was written (Redis away, or full), post it again")),
 )
 def submit(game: Seen):
-    """Submit a move; `wait` answers with its verdict (a 422 names the rule it broke)."""
+    """Submit a move; `wait` answers with its verdict (a 422 names the rule it broke).
+
+    Besides each title's moves, every title takes the table actions (docs/api.md, Table
+    actions): `takeback` `{to}` (the table: at once; a seat: a proposal the other seats
+    `takeback-accept` or `takeback-decline` `{of}`), `concede`, `abandon` `{reason}` (the
+    table, or every seat) and `claim-timeout` (option `turn_limit_s`). With the table token,
+    `takeback`, `abandon` and `claim-timeout` need no `seat`. Their refusals are 422s:
+    `takeback-bad-entry`, `takeback-pending`, `no-such-proposal`, `own-proposal`,
+    `already-accepted`, `seat-conceded`, `already-voted`, `no-turn-clock`, `claim-too-early`,
+    `claim-own-timeout`, `not-conceded-turn`, `seat-required`.
+    """
     submission = read(api.Submission)
     wait = read(api.Wait, "query")["wait"]
     key = read(api.IdempotencyKey, "headers").get("key")

@@ -221,3 +221,15 @@ def test_every_title_takes_table_actions_in_its_move_schema():
         moves = {m.type for m in game.spec.moves}
         assert {"takeback", "takeback-accept", "takeback-decline", "concede", "abandon",
                 "claim-timeout"} <= moves
+
+
+def test_the_api_document_describes_every_table_action_and_its_refusals(client):
+    document = client.get("/openapi.json").json
+    operation = document["paths"]["/v1/games/{game_id}/moves"]["post"]
+    said = operation["summary"] + operation.get("description", "")
+    for name in ("takeback", "takeback-accept", "takeback-decline", "concede", "abandon",
+                 "claim-timeout", "turn_limit_s", "takeback-bad-entry", "own-proposal",
+                 "seat-conceded", "claim-too-early", "no-such-proposal"):
+        assert f"`{name}`" in said, name
+    schemas = document["components"]["schemas"]
+    assert any("takeback" in name.lower() for name in schemas), sorted(schemas)[:20]
