@@ -92,7 +92,7 @@ def test_projections_follow_the_verdicts(store):
     meta = store.games.context(game_id, None).meta
     replayed = log.state_at(GAMES["coloretto"], log.table_of(meta, seed, decks),
                             store.log.entries(game_id))
-    assert replayed.drawn is not None
+    assert replayed.game.drawn is not None
 
 
 def test_drain_job_judges_every_dirty_game(store, redis_url, monkeypatch):
