@@ -112,7 +112,8 @@ def test_every_title_fits_a_phone_and_is_shot_at_both_sizes(context, web, client
     ranking = finished.locator("#ranking")
     lowest = GAMES[name].lowest_wins
     assert ranking.get_attribute("data-lowest-wins") == str(lowest).lower()
-    assert ("the lowest total wins" if lowest else "the highest total wins") in ranking.text_content()
+    said = "the lowest total wins" if lowest else "the highest total wins"
+    assert said in ranking.text_content()
     shoot(finished, f"{name}-finished")
 
 
@@ -130,7 +131,18 @@ def test_the_home_and_replay_pages_fit_a_phone(context, web, client):
     form_top = home.evaluate("document.getElementById('create').getBoundingClientRect().top")
     list_top = home.evaluate("document.getElementById('games').getBoundingClientRect().top")
     assert form_top < list_top
-    ids = home.eval_on_selector_all("#games tbody tr[data-id]",
-                                    "els => els.map(e => [e.dataset.id, e.querySelector('.game-id').textContent])")
+    ids = home.eval_on_selector_all(
+        "#games tbody tr[data-id]",
+        "els => els.map(e => [e.dataset.id, e.querySelector('.game-id').textContent])")
     assert ids and all(row_id == shown for row_id, shown in ids)
     shoot(home, "home")
+
+
+def test_the_readme_shows_every_screenshot_and_each_is_small():
+    views = ("seat", "spectator", "finished")
+    wanted = {f"{name}-{view}-{size}.png" for name in GAMES for view in views for size in SIZES}
+    wanted |= {f"home-{size}.png" for size in SIZES}
+    readme = (ROOT / "README.md").read_text()
+    for shot in wanted:
+        assert f"(docs/screenshots/{shot})" in readme, shot
+        assert (SHOTS / shot).stat().st_size < 150_000, shot

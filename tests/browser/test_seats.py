@@ -53,8 +53,9 @@ def test_created_links_are_copied_opened_apart_and_offered_again(context, web, c
         assert item.locator("button.copy").count() == 1
         if item.locator("a").count():
             assert item.locator("a").get_attribute("target") == "_blank"
-    home.click(".seat-link[data-seat='1'] button.copy")
-    until(home, "document.querySelector(\".seat-link[data-seat='1'] button.copy\").textContent === 'copied'")
+    copy = ".seat-link[data-seat='1'] button.copy"
+    home.click(copy)
+    until(home, f"document.querySelector(\"{copy}\").textContent === 'copied'")
     assert home.evaluate("navigator.clipboard.readText()") == seat_links[1]
     home.click(".table-token button.copy")
     until(home, "document.querySelector('.table-token button.copy').textContent === 'copied'")

@@ -17,7 +17,12 @@ function field(option) {
   let input;
   if (option.kind === "bool") input = el("input", { ...attrs, type: "checkbox" });
   else if (option.kind === "int") input = el("input", { ...attrs, type: "number", min: option.low, max: option.high, step: 1 });
-  else input = el("select", attrs, option.choices.map((c) => el("option", { value: JSON.stringify(c), text: String(c) })));
+  else {
+    // A choice whose default is none of its values (Coloretto's colour left out, drawn by the
+    // seed) offers that default first.
+    const open = option.default === null ? [el("option", { value: "null", text: "(the default)" })] : [];
+    input = el("select", attrs, open, option.choices.map((c) => el("option", { value: JSON.stringify(c), text: String(c) })));
+  }
   return el("div", { class: "option" },
     el("label", { for: id }, `${option.name.replaceAll("_", " ")} `, input),
     el("small", { class: "about" }, option.about));
