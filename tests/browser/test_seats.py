@@ -9,6 +9,7 @@ import logging
 
 import pytest
 
+from tests.api import create
 from tests.browser.conftest import ready, until
 from tests.browser.test_pages import game_id
 
@@ -90,3 +91,16 @@ def test_created_links_are_copied_opened_apart_and_offered_again(context, web, c
     for token in tokens:
         assert not [url for url in requests_seen["urls"] if token in url]
         assert token not in logged
+
+
+def test_a_link_opened_here_is_offered_when_the_game_is_opened_again(context, web, client):
+    game = create(client, "coloretto", ["ann", "bob", "cid"])
+    seat = context.new_page()
+    seat.goto(f"{web}/games/{game.id}#seat={game.tokens[1]}")
+    ready(seat)
+    again = context.new_page()
+    again.goto(f"{web}/games/{game.id}")
+    ready(again)
+    offered = again.eval_on_selector_all("#held a", "els => els.map(a => [a.dataset.seat, a.href])")
+    assert offered == [["1", f"{web}/games/{game.id}#seat={game.tokens[1]}"]]
+    assert again.locator("#held").text_content().startswith("open as: bob's seat")

@@ -9,6 +9,11 @@ export function placed(rank) {
   return `${rank}${suffix}`;
 }
 
+/** "1 point", "-4 points". */
+export function points(total) {
+  return `${total} point${Math.abs(total) === 1 ? "" : "s"}`;
+}
+
 /** How the title ranks, said wherever a ranking is shown: some titles rank the lowest first. */
 export function ranking(spec) {
   return spec && spec.lowest_wins ? "the lowest total wins" : "the highest total wins";
@@ -29,7 +34,7 @@ export function drawScore(container, score, onComponent, spec) {
     el("ul", { class: "players" }, players.map((p) => el("li", { "data-seat": p.seat },
       el("div", { class: "player-total" },
         el("b", { text: `${p.rank}. ${p.name ?? `seat ${p.seat}`}` }), " ",
-        el("span", { class: "total", text: `${p.total} point${Math.abs(p.total) === 1 ? "" : "s"}` })),
+        el("span", { class: "total", text: points(p.total) })),
       el("ul", { class: "components" }, p.components.map((c) => el("li", {},
         el("button", {
           type: "button",

@@ -4,8 +4,8 @@
 import { call, Problem, ReplayFile, StoredGame, titles } from "./api.js";
 import { el } from "./dom.js";
 import { drawReport } from "./report.js";
-import { heldLinks, held, hold } from "./held.js";
-import { drawScore, placed } from "./score.js";
+import { held, heldLinks, hold } from "./held.js";
+import { drawScore, placed, points } from "./score.js";
 import { label, sentence } from "./sentences.js";
 const $ = (id) => document.getElementById(id);
 const LISTED = 40;
@@ -234,7 +234,7 @@ function showScore(score, at) {
 function seatScores(score) {
   for (const p of score.players) {
     const slot = document.querySelector(`#table .seat-score[data-seat="${p.seat}"]`);
-    if (slot) slot.textContent = ` · ${p.total} point${Math.abs(p.total) === 1 ? "" : "s"}, ${placed(p.rank)}`;
+    if (slot) slot.textContent = ` · ${points(p.total)}, ${placed(p.rank)}`;
   }
 }
 
