@@ -25,7 +25,8 @@ function field(option) {
   }
   return el("div", { class: "option" },
     el("label", { for: id }, `${option.name.replaceAll("_", " ")} `, input),
-    el("small", { class: "about" }, option.about));
+    el("small", { class: "about" }, option.about,
+      option.kind === "int" ? ` (${option.low} to ${option.high})` : ""));
 }
 
 /** Fill `fieldset` with the fields of `spec`'s options, set to their defaults for `seats`. */
