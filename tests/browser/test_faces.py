@@ -6,6 +6,7 @@ has a legend for every symbol on it.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from urllib.parse import unquote
@@ -94,3 +95,25 @@ def test_the_keltis_nwnz_board_labels_what_the_moves_name_and_explains_its_symbo
     # Every tile on the board is one the legend names.
     tiles = page.eval_on_selector_all("svg.board .tile text", "els => els.map(e => e.textContent)")
     assert tiles and set(tiles) <= {"♣", "×", "+2", "+3", "WR", "WY", "WG", "WB", "WV"}
+
+
+def test_a_keltis_nwnz_move_points_at_the_pawn_and_cell_its_words_name(context, web, client):
+    game = create(client, "keltis-nwnz", ["ann", "bob"], seed="faces-chooser")
+    legal = client.get(game.url("/legal-moves"), headers=game.seat(0)).json["moves"]
+    by_cell: dict[str, int] = {}
+    for choice in legal:
+        if choice["move"]["type"] == "move":
+            by_cell[choice["move"]["to"]] = by_cell.get(choice["move"]["to"], 0) + 1
+    cell = next(c for c, n in by_cell.items() if n > 1)
+    page = context.new_page()
+    page.goto(f"{web}/games/{game.id}#seat={game.tokens[0]}")
+    ready(page)
+    page.click(f"svg.board .cell.playable[data-cell='{cell}']")
+    offered = page.locator("#chooser button").first
+    move = json.loads(offered.get_attribute("data-move"))
+    offered.hover()
+    pawn = f"svg.board .pawn[data-seat='0'][data-pawn='{move['pawn']}']"
+    assert "pointed" in page.locator(pawn).get_attribute("class")
+    assert "pointed" in page.locator(f"svg.board .cell[data-cell='{cell}']").get_attribute("class")
+    page.mouse.move(0, 0)
+    assert "pointed" not in page.locator(pawn).get_attribute("class")

@@ -129,7 +129,7 @@ function boardSvg(view, ctx) {
     const px = x + ((n % PAWN_ROOM) - (PAWN_ROOM - 1) / 2) * PAWN_GAP;
     const py = y + 24 + Math.floor(n / PAWN_ROOM) * PAWN_GAP;
     return svg("g", { class: "pawn", transform: `translate(${px} ${py})`, path: `/players/${p.seat}/pawns/${pawn}`,
-                      "data-value": JSON.stringify(cell), "data-pawn": pawn },
+                      "data-value": JSON.stringify(cell), "data-pawn": pawn, "data-seat": p.seat },
       svg("title", { text: `${name(ctx, p.seat)}'s ${pawn === "big" ? "big pawn" : `pawn ${pawn}`} on ${cell}` }),
       pawnMark(p.seat, pawn));
   }));
@@ -191,6 +191,12 @@ export function draw(view, ctx) {
     cardList(view.you.hand, "/you/hand", ctx, (code) => `hand:${code}`)) : null;
   return [top, el("div", { class: "board-wrap" }, boardSvg(view, ctx)), LEGEND, piles, yours,
     el("div", { class: "seats" }, players)];
+}
+
+/** The pawn a move names and the cell it goes to, marked while the move is pointed at. */
+export function pointsAt(move, seat) {
+  if (!move.pawn) return [];
+  return [`.pawn[data-seat="${seat}"][data-pawn="${move.pawn}"]`, `.cell[data-cell="${move.to}"]`];
 }
 
 export function targetOf(move) {

@@ -289,8 +289,20 @@ function drawCustom() {
 
 function moveButton(choice) {
   const seat = page.viewer === "table" ? `${page.summary.players[choice.seat]}: ` : "";
+  const show = (on) => point(choice, on);
   return el("button", { type: "button", class: "move", "data-move": JSON.stringify(choice.move),
-                        onclick: () => submit(choice) }, seat + label(choice.move, page.spec));
+                        onclick: () => submit(choice), onmouseenter: () => show(true),
+                        onmouseleave: () => show(false), onfocus: () => show(true), onblur: () => show(false) },
+    seat + label(choice.move, page.spec));
+}
+
+/** Mark on the table what a move's words name (a title says where: keltis-nwnz's pawn and
+ * cell), while the pointer or the focus is on the move. */
+function point(choice, on) {
+  const places = page.module.pointsAt ? page.module.pointsAt(choice.move, choice.seat) : [];
+  for (const selector of places) {
+    for (const node of $("table").querySelectorAll(selector)) node.classList.toggle("pointed", on);
+  }
 }
 
 function drawMoves(filter = $("move-filter").value) {
