@@ -3,7 +3,9 @@
 import { back, cardList, count, el, name, offer, section, seatPanel, shown, shownSvg, svg } from "/static/js/dom.js";
 import { COLOUR_NAMES, colourCard, legend } from "/static/js/faces.js";
 
-const STEP_X = 64;
+// Cells of a row stand two columns apart: 44 units a column keeps the board narrow enough that,
+// scaled to a phone's width, its numbers and labels stay readable.
+const STEP_X = 44;
 const STEP_Y = 50;
 const FILL = { R: "#d33", Y: "#e8c200", G: "#3a3", B: "#36c", V: "#93c", joker: "#bbb" };
 const SEAT_COLOURS = ["#111", "#fff", "#e67e22", "#16a085"];
@@ -39,7 +41,7 @@ function cellMark(colour, value) {
 }
 
 function cellName(id) {
-  return svg("text", { x: -21, y: 4, "text-anchor": "end", "font-family": "sans-serif", "font-size": 10,
+  return svg("text", { x: -20, y: 4, "text-anchor": "end", "font-family": "sans-serif", "font-size": 11,
                        fill: "#444", text: id });
 }
 
