@@ -92,7 +92,9 @@ class Move:
 class Spec:
     """A game's declaration: see the module's docstring. `seats` is (fewest, most); `says`
     holds a sentence template per move type and `facts` one per fact kind; `board` says the
-    game is drawn on a board served at `GET /v1/boards/{name}`."""
+    game is drawn on a board served at `GET /v1/boards/{name}`; `cards` says, by card code, what
+    a card face shows when its code does not say it (a Decktet card's rank and suits), so the
+    pages draw faces from the rules' own data."""
 
     name: str
     seats: tuple[int, int]
@@ -101,6 +103,7 @@ class Spec:
     facts: Mapping[str, str]
     options: tuple[Option, ...] = ()
     board: bool = False
+    cards: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def seat_counts(self) -> tuple[int, ...]:

@@ -511,6 +511,11 @@ class Title(Schema):
                         metadata={"description": "a sentence template per fact kind"})
     board = fields.Boolean(required=True,
                            metadata={"description": "drawn on a board: GET /v1/boards/{name}"})
+    cards = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
+        "description": "by card code, what a face shows that its code does not say (a Decktet"
+                       " card's rank and suits); empty when codes say it all"})
+    lowest_wins = fields.Boolean(required=True,
+                                 metadata={"description": "the lowest total ranks first"})
 
 
 class Titles(Schema):

@@ -1,8 +1,11 @@
 """Health, the titles a server plays (each game's spec), and game boards for clients to draw."""
 
+from typing import Any
+
 from flask import current_app
 from redis.exceptions import RedisError
 
+from engine.game import Game
 from engine.games import GAMES
 from schemas import api
 from service.problems import RETRY_AFTER_S, Problem
@@ -62,8 +65,13 @@ def titles():
     return answer(TITLES)
 
 
+def declared(game: Game) -> dict[str, Any]:
+    """A title as served: its spec, and which way its ranking runs."""
+    return {**game.spec.to_json(), "lowest_wins": game.lowest_wins}
+
+
 # The specs never change while the process runs: said once.
-TITLES = {"titles": [game.spec.to_json() for game in GAMES.values()]}
+TITLES = {"titles": [declared(game) for game in GAMES.values()]}
 
 
 @bp.get("/v1/boards/<name>")

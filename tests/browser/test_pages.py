@@ -35,7 +35,8 @@ def create_from_home(context, web, name):
     players, options = SHORT[name]
     home.select_option("#new-game", name)
     home.fill("#new-players", players)
-    home.fill("#new-options", json.dumps(options))
+    for option, value in options.items():
+        home.fill(f"#option-{option}", str(value))
     home.fill("#new-seed", f"browser-{name}")
     home.click("#create button[type=submit]")
     home.wait_for_selector(".seat-link a")
@@ -261,11 +262,11 @@ def test_the_home_page_lists_newest_first_and_filters(context, web, client):
     assert ids[:3] == [g["id"] for g in reversed(older)]
     home.select_option("#filter-game", "sieben-siegel")
     home.wait_for_selector(f"#games tbody tr:first-child[data-id='{older[1]['id']}']")
-    assert set(column(home, 1)) == {"sieben-siegel"}
+    assert set(column(home, 2)) == {"sieben-siegel"}
     home.select_option("#filter-status", "finished")
     gone = older[1]["id"]
     until(home, f"!document.querySelector(\"#games tr[data-id='{gone}']\")")
-    assert set(column(home, 3)) <= {"finished"}
+    assert set(column(home, 4)) <= {"finished"}
 
 
 def column(page, number):

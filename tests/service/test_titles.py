@@ -11,12 +11,21 @@ def test_every_title_is_served_as_its_game_declares_it(client):
     answer = Checked(client).get("/v1/titles")
     assert answer.status_code == 200
     served = {spec["name"]: spec for spec in answer.json["titles"]}
-    declared = {name: game.spec.to_json() for name, game in GAMES.items()}
+    declared = {name: {**game.spec.to_json(), "lowest_wins": game.lowest_wins}
+                for name, game in GAMES.items()}
     assert served == json.loads(json.dumps(declared))
     for spec in served.values():
         low, high = spec["seats"]
         assert list(range(low, high + 1)) == list(GAMES[spec["name"]].seat_counts)
         assert set(spec["says"]) == set(spec["moves"])
+
+
+def test_a_title_says_which_way_it_ranks_and_what_its_names_hide(client):
+    served = {spec["name"]: spec for spec in client.get("/v1/titles").json["titles"]}
+    assert {name for name, spec in served.items() if spec["lowest_wins"]} == {
+        "hermit", "sieben-siegel"}
+    assert served["hermit"]["cards"]["castle"] == {"rank": 7, "suits": ["suns", "knots"]}
+    assert served["hermit"]["cards"]["bard"] == {"rank": 10, "suits": ["suns"]}
 
 
 def test_seat_counts_and_options_are_refused_as_the_spec_declares(client):

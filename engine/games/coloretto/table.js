@@ -1,5 +1,23 @@
 // Coloretto: the rows, each player's collection by colour, the deck and the last-round card.
 import { card, count, el, name, offer, section, seatPanel, shown } from "/static/js/dom.js";
+import { legend, sample } from "/static/js/faces.js";
+
+const SPECIAL = {
+  "+2": { class: "c-plus2", rank: "+2", word: "points", title: "+2: two points at the end" },
+  joker: { class: "c-joker", rank: "★", word: "joker", title: "joker: counts as any colour you collect" },
+  "last-round": { class: "c-last", rank: "!", word: "last", title: "the last-round card: this round is the last" },
+};
+
+/** A colour card is its colour; the +2, the jokers and the last-round card say what they do. */
+export function face(code) {
+  return SPECIAL[code] || { class: `c-${code}`, rank: "", word: code, title: `${code} card` };
+}
+
+// One legend for the page's life, so that a redraw keeps it open or folded as the reader left it.
+const LEGEND = legend("what the cards show", [
+  [sample(face("green")), "a colour card: your three biggest colours score, the others count against you"],
+  ...Object.keys(SPECIAL).map((code) => [sample(face(code)), face(code).title]),
+]);
 
 export function draw(view, ctx) {
   const top = el("div", { class: "summary" },
@@ -15,15 +33,15 @@ export function draw(view, ctx) {
   const rows = section("rows", { class: "rows" }, view.rows.map((row, r) => offer(
     el("div", { class: "row", "aria-label": `row ${row.row}` },
       el("span", { class: "label", text: `row ${row.row}` }),
-      el("span", { class: "cards" }, row.cards.map((c, i) => card(c, `/rows/${r}/cards/${i}`))),
+      el("span", { class: "cards" }, row.cards.map((c, i) => card(c, `/rows/${r}/cards/${i}`, ctx))),
       row.taken_by === null ? null : el("span", { class: "taken" }, "taken by ",
         shown("b", `/rows/${r}/taken_by`, row.taken_by, {}, name(ctx, row.taken_by)))),
     ctx, `row:${row.row}`)));
   const players = view.collected.map((collection, seat) => seatPanel(ctx, seat,
     el("div", { class: "collection" }, Object.entries(collection).map(([colour, n]) =>
-      el("span", { class: `chip c-${colour.replace("+", "plus")}` }, `${colour} ×`,
-        shown("b", `/collected/${seat}/${encode(colour)}`, n))))));
-  return [top, section("table", {}, offer(deck, ctx, "deck"), rows), el("div", { class: "seats" }, players)];
+      el("span", { class: "collected", "aria-label": `${n} ${colour}` }, sample(face(colour)),
+        shown("b", `/collected/${seat}/${encode(colour)}`, n, {}, `×${n}`))))));
+  return [top, LEGEND, section("table", {}, offer(deck, ctx, "deck"), rows), el("div", { class: "seats" }, players)];
 }
 
 export function targetOf(move) {

@@ -57,6 +57,8 @@ _CARD = Field("str", shortest=1, longest=40)  # a Decktet name; the rules judge 
 SPEC = Spec(
     name="hermit",
     seats=(2, 5),
+    # A card's name says neither its rank nor its suits: the faces the pages draw say both.
+    cards={c.name: {"rank": c.rank, "suits": c.suits} for c in CARDS.values()},
     options=(
         Option("target", "the score that ends the game (with two players: four hands)",
                default=66, kind="choice", choices=(66, 100), nullable=True, seats=(3, 4, 5),

@@ -1,38 +1,74 @@
 // Hermit: the groups in front of each player with the card that controls each, the
 // five-player centre, the score piles, the two-player stagecoach and the running totals.
-import { back, card, cardList, count, el, hand, name, offer, section, seatPanel, shown } from "/static/js/dom.js";
+import { back, card, cardList, count, el, hand, name, offer, section, seatPanel, shown, svg } from "/static/js/dom.js";
+import { legend } from "/static/js/faces.js";
 
-// Ranks for control (Ace 1, numbered 2 to 9, Crown 10; a Crown beside its own Ace ranks 0),
-// to name the card that holds each group: a card takes a group when it ranks at least as high
-// as every card already there.
-const CROWNS = { huntress: "moons", bard: "suns", sea: "waves", end: "leaves",
-                 calamity: "wyrms", windfall: "knots" };
-const RANKS = {
-  author: 2, desert: 2, origin: 2, journey: 3, painter: 3, savage: 3, mountain: 4, sailor: 4,
-  battle: 4, forest: 5, discovery: 5, soldier: 5, lunatic: 6, penitent: 6, market: 6,
-  "chance-meeting": 7, castle: 7, cave: 7, diplomat: 8, mill: 8, betrayal: 8, pact: 9,
-  merchant: 9, darkness: 9,
-};
+// Ranks as the title declares them (GET /v1/titles, `cards`): Ace 1, numbered 2 to 9, Crown 10;
+// a Crown beside its own Ace ranks 0.
+const ACE = 1;
+const CROWN = 10;
 
-function rankIn(cardName, group) {
-  if (cardName.startsWith("ace-")) return 1;
-  if (cardName in CROWNS) return group.includes(`ace-${CROWNS[cardName]}`) ? 0 : 10;
-  return RANKS[cardName];
+function rankIn(cards, cardName, group) {
+  const { rank, suits } = cards[cardName];
+  return rank === CROWN && group.includes(`ace-${suits[0]}`) ? 0 : rank;
 }
 
-/** The index of the card holding the group: the last one that took it. */
-export function controlling(cards) {
+/** The index of the card holding the group: the last one that took it, a card taking a group
+ * when it ranks at least as high as every card already there. */
+export function controlling(cards, group) {
   let holder = 0;
-  for (let i = 1; i < cards.length; i++) {
-    const names = cards.slice(0, i + 1);
-    const top = Math.max(...names.slice(0, i).map((c) => rankIn(c, names)));
-    if (rankIn(cards[i], names) >= top) holder = i;
+  for (let i = 1; i < group.length; i++) {
+    const names = group.slice(0, i + 1);
+    const top = Math.max(...names.slice(0, i).map((c) => rankIn(cards, c, names)));
+    if (rankIn(cards, group[i], names) >= top) holder = i;
   }
   return holder;
 }
 
+// The six Decktet suits, each a small drawing (16 units square) in a colour of its own.
+const SUITS = {
+  moons: ["#3f51b5", [["path", { d: "M11 2.5A6 6 0 1 0 11 13.5A4.6 4.6 0 1 1 11 2.5Z" }]]],
+  suns: ["#e08a00", [["circle", { cx: 8, cy: 8, r: 3.4 }],
+    ["path", { d: "M8 .8V3.2M8 12.8v2.4M.8 8h2.4M12.8 8h2.4M2.9 2.9l1.7 1.7M11.4 11.4l1.7 1.7M2.9 13.1l1.7-1.7M11.4 4.6l1.7-1.7",
+               fill: "none", "stroke-width": 1.6 }]]],
+  waves: ["#0277bd", [["path", { d: "M1 5.5q1.75-2.5 3.5 0t3.5 0t3.5 0t3.5 0M1 10.5q1.75-2.5 3.5 0t3.5 0t3.5 0t3.5 0",
+                                 fill: "none", "stroke-width": 1.8 }]]],
+  leaves: ["#2e7d32", [["path", { d: "M2.5 13.5C2.5 6 7 2.5 13.5 2.5C13.5 9 10 13.5 2.5 13.5Z" }],
+    ["path", { d: "M2.5 13.5L10 6", stroke: "#fff", "stroke-width": 1 }]]],
+  wyrms: ["#b71c1c", [["path", { d: "M2.5 14C2 9.5 12.5 11 12 6.5C11.6 3.4 7.5 3 6 5", fill: "none", "stroke-width": 2 }],
+    ["circle", { cx: 6, cy: 5, r: 1.8 }]]],
+  knots: ["#6d4c41", [["path", { d: "M2 8C2 3.5 6.5 3.5 8 8C9.5 12.5 14 12.5 14 8C14 3.5 9.5 3.5 8 8C6.5 12.5 2 12.5 2 8Z",
+                                 fill: "none", "stroke-width": 1.8 }]]],
+};
+
+function suit(name) {
+  const [colour, shapes] = SUITS[name];
+  return svg("svg", { class: "suit", viewBox: "0 0 16 16", fill: colour, stroke: colour, role: "img", "aria-label": name },
+    svg("title", { text: name }), shapes.map(([tag, attrs]) => svg(tag, attrs)));
+}
+
+function rankName(rank) {
+  return { [ACE]: "ace", [CROWN]: "crown" }[rank] ?? String(rank);
+}
+
+/** A Decktet card: its rank (A for an Ace, C for a Crown) and its suits, then its name. */
+export function face(code, spec) {
+  const declared = spec && spec.cards[code];
+  if (!declared) return { rank: code };
+  const { rank, suits } = declared;
+  return { class: "decktet", rank: { [ACE]: "A", [CROWN]: "C" }[rank] ?? String(rank),
+           marks: suits.map(suit), word: rank === ACE ? "ace" : code,
+           title: `${code}: ${rankName(rank)} of ${suits.join(" and ")}` };
+}
+
+// One legend for the page's life, so that a redraw keeps it open or folded as the reader left it.
+const LEGEND = legend("the suits, and what the cards show",
+  [...Object.keys(SUITS).map((s) => [suit(s), s]),
+    [el("b", { text: "A · 2–9 · C" }), "the rank: Ace 1, 2 to 9, Crown 10 (0 beside its own Ace)"],
+    [el("span", { class: "card face controls", text: "" }), "the card holding the group"]]);
+
 function group(g, index, ctx) {
-  const holder = g.controller === null ? -1 : controlling(g.cards);
+  const holder = g.controller === null ? -1 : controlling(ctx.spec.cards, g.cards);
   return offer(el("div", { class: "group", "aria-label": `group ${g.group}` },
     el("span", { class: "label", text: `group ${g.group}` }),
     el("span", { class: "cards" }, g.cards.map((c, i) => {
@@ -62,13 +98,13 @@ export function draw(view, ctx) {
     view.set_aside.length ? section("set aside", {}, cardList(view.set_aside, "/set_aside", ctx)) : null);
   const players = view.piles.map((pile, s) => seatPanel(ctx, s,
     el("div", {}, count("cards in hand", `/hand_sizes/${s}`, view.hand_sizes[s]), " · ",
-      count("total", `/totals/${s}`, view.totals[s])),
+      count("hands scored", `/totals/${s}`, view.totals[s])),
     el("div", { class: "groups" }, indexed.filter(([g]) => g.controller === s)
       .map(([g, i]) => group(g, i, ctx))),
     el("div", {}, "score pile: ", cardList(pile, `/piles/${s}`, ctx))));
   const you = view.you && view.you.choice
     ? el("div", {}, "your choice: ", card(view.you.choice, "/you/choice", ctx)) : null;
-  return [top, middle, you, hand(view, ctx, (code) => `hand:${code}`),
+  return [top, LEGEND, middle, you, hand(view, ctx, (code) => `hand:${code}`),
     el("div", { class: "seats" }, players)];
 }
 

@@ -1,9 +1,31 @@
 // Keltis card game: each player's five rows with their direction, the discard piles, the
 // deck, the wish stones and the point cards.
-import { back, card, cardList, count, el, hand, offer, section, seatPanel, shown } from "/static/js/dom.js";
+import { back, cardList, count, el, hand, offer, section, seatPanel, shown } from "/static/js/dom.js";
+import { COLOUR_NAMES, colourCard, legend, sample } from "/static/js/faces.js";
 
 const ROWS = ["R", "Y", "G", "B", "V"];
-const NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", V: "violet", P: "points" };
+const NAMES = { ...COLOUR_NAMES, P: "points" };
+
+/** A colour card (colour and number), a point card ("P7") or a wish stone ("W3", taken with a
+ * pair of 3s). */
+export function face(code) {
+  const number = code.slice(1);
+  if (code[0] === "P") {
+    return { class: "c-points", rank: number, word: "points", title: `point card ${number}` };
+  }
+  if (code[0] === "W") {
+    return { class: "stone c-stone", rank: number, word: "wish", title: `wish stone ${number}` };
+  }
+  return colourCard(code);
+}
+
+// One legend for the page's life, so that a redraw keeps it open or folded as the reader left it.
+const LEGEND = legend("what the cards show", [
+  [sample(face("G7")), "a colour card: its colour and number"],
+  [sample(face("GF")), "a final card: it closes its colour's row"],
+  [sample(face("P4")), "a point card: played into the point row (1 point each) or into a colour row"],
+  [sample(face("W4")), "a wish stone, taken with a pair of cards of its number"],
+]);
 
 export function draw(view, ctx) {
   const top = el("div", { class: "summary" },
@@ -30,7 +52,7 @@ export function draw(view, ctx) {
     })),
     el("div", {}, "point cards: ", cardList(seat.point_row, `/seats/${s}/point_row`, ctx)),
     el("div", {}, "wish stones: ", cardList(seat.wish_stones, `/seats/${s}/wish_stones`, ctx))));
-  return [top, el("div", { class: "table-middle" }, piles, stones),
+  return [top, LEGEND, el("div", { class: "table-middle" }, piles, stones),
     hand(view, ctx, (code) => `hand:${code}`), el("div", { class: "seats" }, seats)];
 }
 

@@ -1,12 +1,29 @@
 // Die sieben Siegel: each player's prediction (the seals still held), the supply, the current
 // trick, tricks won and the saboteur.
 import { card, count, el, hand, name, offer, section, seatPanel, shown } from "/static/js/dom.js";
+import { colourCard, legend, sample, token } from "/static/js/faces.js";
+
+/** The cards are colour cards; red trumps. */
+export const face = colourCard;
+
+function seal(kind) {
+  return token(kind, "", `${kind} seal`, { class: "seal" });
+}
 
 function seals(counts, path, ctx, target = () => null) {
-  return el("span", { class: "seals" }, Object.entries(counts).map(([seal, n]) => offer(
-    el("span", { class: `chip seal s-${seal}` }, `${seal} ×`, shown("b", `${path}/${seal}`, n)),
-    ctx, target(seal))));
+  return el("span", { class: "seals" }, Object.entries(counts).map(([kind, n]) => offer(
+    el("span", { class: "held", "aria-label": `${n} ${kind}` }, seal(kind),
+      shown("b", `${path}/${kind}`, n, {}, `×${n}`)),
+    ctx, target(kind))));
 }
+
+// What the table's tokens mean (scoring.py: 2 points a colour seal left, 3 black, 4 white).
+const LEGEND = legend("what the cards and seals mean", [
+  [sample(colourCard("R7")), "a card: its colour and number; red trumps"],
+  [seal("green"), "a colour seal: a trick of that colour still to win; 2 points if left"],
+  [seal("white"), "a white seal: a trick of any colour; 4 points if left"],
+  [seal("black"), "a black seal: 3 points if left; it lowers the saboteur's penalty"],
+]);
 
 function trick(played, path, ctx) {
   return el("span", { class: "trick" }, played.map((p, i) => el("span", { class: "played" },
@@ -27,11 +44,11 @@ export function draw(view, ctx) {
   const players = view.seals.map((held, s) => seatPanel(ctx, s,
     el("div", {}, count("cards in hand", `/hand_sizes/${s}`, view.hand_sizes[s]), " · ",
       count("tricks won", `/tricks_won/${s}`, view.tricks_won[s]), " · ",
-      count("total", `/totals/${s}`, view.totals[s]),
+      count("rounds scored", `/totals/${s}`, view.totals[s]),
       view.saboteur === s ? el("b", { class: "saboteur", text: " · saboteur" }) : null),
     el("div", {}, "seals: ", seals(held, `/seals/${s}`, ctx,
       (seal) => `seal:${s}:${seal}`))));
-  return [top, middle, hand(view, ctx, (code) => `hand:${code}`),
+  return [top, LEGEND, middle, hand(view, ctx, (code) => `hand:${code}`),
     el("div", { class: "seats" }, players)];
 }
 
@@ -61,7 +78,7 @@ export function chooser(choices, { submit, button }) {
     handled: new Set(predictions),
     node: el("form", { class: "predict", onsubmit: (e) => { e.preventDefault(); predict(); } },
       el("p", { text: "your prediction:" }),
-      inputs.map((input) => el("label", { class: `chip seal s-${input.dataset.seal}` }, `${input.dataset.seal} `, input)),
+      inputs.map((input) => el("label", { class: "predict-seal" }, seal(input.dataset.seal), ` ${input.dataset.seal} `, input)),
       el("button", { type: "submit", id: "predict" }, "predict"), found),
   };
 }

@@ -41,27 +41,33 @@ export function shownSvg(tag, path, value, attrs = {}, text = value) {
   return svg(tag, { ...attrs, path, "data-value": JSON.stringify(value) }, String(text));
 }
 
-const COLOURS = { R: "red", Y: "yellow", G: "green", B: "blue", V: "violet", P: "points" };
-
-/** A card by its contract code; the code is its text, so it reads without the colours. */
+/** A card by its contract code, its face drawn as its title says (`ctx.face`, from the title's
+ * table module); the code stays in its tooltip and marks, so the tests and a reader of the
+ * markup see the same card the API names. */
 export function card(code, path, ctx, target) {
+  const face = ctx && ctx.face ? ctx.face(code, ctx.spec) : { rank: code };
   const node = shown("span", path, code, {
-    class: `card ${cardClass(code)}`,
+    class: `card face ${face.class || ""}`,
     "data-card": code,
-    title: code,
-  });
+    title: face.title || code,
+  }, "");
+  node.append(...faceParts(face));
   return offer(node, ctx, target);
 }
 
-export function cardClass(code) {
-  const colour = COLOURS[code[0]] && /^[RYGBVP](\d+|F)$/.test(code) ? COLOURS[code[0]] : code;
-  return `c-${colour.replace(/[^a-z0-9+-]/gi, "")}`;
+/** What a face or token holds: its rank or number, its symbols, and a word (its colour). */
+export function faceParts(face) {
+  return [
+    el("span", { class: "rank", text: face.rank }),
+    face.marks && face.marks.length ? el("span", { class: "marks" }, face.marks) : null,
+    face.word ? el("span", { class: "word", text: face.word }) : null,
+  ].filter(Boolean);
 }
 
 /** A face-down card: only how many there are is known. */
 export function back(count, path) {
   return shown("span", path, count, { class: "card back", title: `${count} face down` },
-    `${count} ×`);
+    `${count}`);
 }
 
 /** Make `node` a place to click for the legal moves of `target`, if there are some. */
@@ -91,13 +97,15 @@ export function name(ctx, seat) {
   return ctx.players[seat] ?? `seat ${seat}`;
 }
 
-/** A player's panel: their name, and whether the game waits for them. */
+/** A player's panel: their name, whether the game waits for them, and their score as the
+ * score panel has it (the viewer fills `.seat-score` in when the score of the step comes). */
 export function seatPanel(ctx, seat, ...children) {
   const acting = ctx.toAct.includes(seat);
   const you = ctx.seat === seat ? " (you)" : "";
   return el("section", { class: `seat${acting ? " acting" : ""}`, "data-seat": seat,
                          "aria-label": name(ctx, seat) },
-    el("h3", {}, `${name(ctx, seat)}${you}`, acting ? el("span", { class: "to-act", text: " · to act" }) : null),
+    el("h3", {}, `${name(ctx, seat)}${you}`, acting ? el("span", { class: "to-act", text: " · to act" }) : null,
+      el("span", { class: "seat-score", "data-seat": seat })),
     ...children);
 }
 

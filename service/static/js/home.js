@@ -1,15 +1,20 @@
-// The home page: the games, newest first, filtered and paged, and a form to start one. After
-// creating, each seat's link is shown once; its token rides in the URL fragment, which a
-// browser never sends, so it never reaches a server log.
+// The home page: a form to start a game, the seats this browser holds, and the games, newest
+// first, filtered and paged. After creating, every link is shown with a copy button and kept in
+// this browser (held.js); a token rides in the URL fragment, which a browser never sends, so it
+// never reaches a server log.
 import { call, titles } from "./api.js";
 import { el } from "./dom.js";
+import { copyButton, heldGames, heldLinks, hold, link } from "./held.js";
+import { drawOptions, fitOptions, readOptions } from "./options.js";
 
 const $ = (id) => document.getElementById(id);
 let cursor = null;
+let specs = {};
 
 function row(game) {
   return el("tr", { "data-id": game.id },
-    el("td", {}, el("a", { href: `/games/${encodeURIComponent(game.id)}` }, game.game)),
+    el("td", { class: "game-id" }, el("a", { href: `/games/${encodeURIComponent(game.id)}`, text: game.id })),
+    el("td", { text: game.game }),
     el("td", { text: game.players.join(", ") }),
     el("td", { text: game.status }),
     el("td", { text: game.version }),
@@ -27,7 +32,7 @@ async function list(more = false) {
     const body = $("games").tBodies[0];
     if (more) body.append(...rows);
     else body.replaceChildren(...rows);
-    if (!more && !rows.length) body.append(el("tr", {}, el("td", { colspan: 5, text: "no games yet" })));
+    if (!more && !rows.length) body.append(el("tr", {}, el("td", { colspan: 6, text: "no games yet" })));
     cursor = page.next;
     $("more").hidden = !cursor;
   } catch (error) {
@@ -35,70 +40,74 @@ async function list(more = false) {
   }
 }
 
-function link(id, kind, token) {
-  const url = new URL(`/games/${encodeURIComponent(id)}`, location.origin);
-  if (token) url.hash = `${kind}=${token}`;
-  return url.href;
+/** A link that opens in a tab of its own, with a button to copy it. */
+function shared(kind, label, href, attrs = {}) {
+  return el("li", { ...attrs, class: `${kind}-link` }, `${label}: `,
+    el("a", { href, target: "_blank", rel: "noopener", text: href }), copyButton(href, `${label}'s link`));
+}
+
+function players() {
+  return $("new-players").value.split(",").map((p) => p.trim()).filter(Boolean);
 }
 
 async function create(event) {
   event.preventDefault();
-  const form = new FormData($("create"));
-  const body = {
-    game: form.get("game"),
-    players: form.get("players").split(",").map((p) => p.trim()).filter(Boolean),
-  };
-  try {
-    body.options = JSON.parse(form.get("options") || "{}");
-  } catch {
-    $("created").replaceChildren(el("p", { class: "bad", text: "the options are not JSON" }));
-    return;
-  }
-  if (form.get("seed")) body.seed = form.get("seed");
+  const spec = specs[$("new-game").value];
+  const body = { game: spec.name, players: players(), options: readOptions($("options"), spec, players().length) };
+  if ($("new-seed").value) body.seed = $("new-seed").value;
   try {
     const game = await call("/v1/games", { method: "POST", body });
+    const created = { game: spec.name, players: body.players, table: game.table_token,
+                      seats: Object.fromEntries(game.seats.map((s) => [s.seat, s.token])) };
+    hold(game.id, created);
     $("created").replaceChildren(
-      el("p", { class: "good", text: "Created. These links are shown once: give each player theirs." }),
+      el("p", { class: "good" }, `Created game ${game.id}. Give each player their link; this browser keeps them all.`),
       el("ul", { class: "links" },
-        game.seats.map((s) => el("li", { class: "seat-link", "data-seat": s.seat },
-          `${s.name}: `, el("a", { href: link(game.id, "seat", s.token), text: link(game.id, "seat", s.token) }))),
-        el("li", { class: "table-link" }, "the table (scorekeeper, sees everything): ",
-          el("a", { href: link(game.id, "table", game.table_token), text: link(game.id, "table", game.table_token) })),
-        el("li", { class: "spectator-link" }, "spectators: ",
-          el("a", { href: link(game.id), text: link(game.id) }))));
+        heldLinks(game.id, created).map((l) => shared(l.kind, l.label, l.href, { "data-seat": l.seat })),
+        el("li", { class: "table-token" }, "the table token (for the command line): ",
+          el("code", { text: game.table_token }), copyButton(game.table_token, "the table token")),
+        shared("spectator", "spectators", link(game.id))));
     list();
+    showHeld();
   } catch (error) {
     $("created").replaceChildren(el("p", { class: "bad", id: "create-error", text: error.message }));
   }
 }
 
-/** An option as an example to type, with a value other than its default. */
-function example(option) {
-  const value = option.kind === "bool" ? !option.default
-    : option.kind === "int" ? option.low : option.choices.find((c) => c !== option.default);
-  const seats = option.seats.length ? ` (${option.seats.join(", ")} players)` : "";
-  return `{"${option.name}": ${JSON.stringify(value)}}${seats}`;
+/** The games this browser holds seats of, with a link to each seat. */
+function showHeld() {
+  const games = heldGames();
+  $("held-games").hidden = !games.length;
+  $("held-games").querySelector("ul").replaceChildren(...games.map((game) => el("li", { "data-id": game.id },
+    el("a", { href: `/games/${encodeURIComponent(game.id)}`, text: `${game.game} ${game.id}` }),
+    el("small", { text: ` ${game.players.join(", ")}: ` }),
+    heldLinks(game.id, game).flatMap((l, i) => [i ? ", " : "", el("a", { href: l.href, text: l.label })]))));
 }
 
-/** What the form needs to know of a title: its player counts and options, from its spec. */
-function hint(spec) {
-  const options = spec.options.length ? `options: ${spec.options.map(example).join(", ")}` : "no options";
-  return `${spec.seats[0]}-${spec.seats[1]} players; ${options}`;
+function fitted() {
+  const spec = specs[$("new-game").value];
+  $("seats-hint").textContent = `${spec.seats[0]} to ${spec.seats[1]} players`;
+  fitOptions($("options"), spec, players().length);
 }
 
 async function offer() {
-  const specs = await titles();
+  specs = await titles();
   for (const title of Object.keys(specs)) {
     $("filter-game").append(el("option", { text: title }));
     $("new-game").append(el("option", { text: title }));
   }
-  const hinted = () => { $("options-hint").textContent = hint(specs[$("new-game").value]); };
-  $("new-game").addEventListener("change", hinted);
-  hinted();
+  const chosen = () => {
+    drawOptions($("options"), specs[$("new-game").value], players().length);
+    fitted();
+  };
+  $("new-game").addEventListener("change", chosen);
+  $("new-players").addEventListener("input", fitted);
+  chosen();
 }
 
 offer().catch((error) => { $("message").textContent = error.message; });
 $("filters").addEventListener("change", () => list());
 $("more").addEventListener("click", () => list(true));
 $("create").addEventListener("submit", create);
+showHeld();
 list();

@@ -1,8 +1,25 @@
-// The score panel: the breakdown at a step, with ranks; a component names the log entries
+// The score panel: the breakdown at a step, with ranks and which way they run; a component names the log entries
 // that earned it, and clicking it marks them and jumps the timeline there.
 import { el } from "./dom.js";
 
-export function drawScore(container, score, onComponent) {
+/** "1st", "2nd", "3rd", "4th": a place in the ranking. */
+export function placed(rank) {
+  const tens = rank % 100;
+  const suffix = tens > 10 && tens < 14 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[rank % 10] || "th";
+  return `${rank}${suffix}`;
+}
+
+/** "1 point", "-4 points". */
+export function points(total) {
+  return `${total} point${Math.abs(total) === 1 ? "" : "s"}`;
+}
+
+/** How the title ranks, said wherever a ranking is shown: some titles rank the lowest first. */
+export function ranking(spec) {
+  return spec && spec.lowest_wins ? "the lowest total wins" : "the highest total wins";
+}
+
+export function drawScore(container, score, onComponent, spec) {
   if (!score) {
     container.replaceChildren(el("p", { text: "…" }));
     return;
@@ -12,10 +29,12 @@ export function drawScore(container, score, onComponent) {
     el("p", { class: score.final ? "final" : "provisional", id: "score-kind" },
       score.final ? "final score" : "provisional score",
       score.rounds > 1 ? ` over ${score.rounds} rounds` : ""),
+    el("p", { class: "ranking", id: "ranking", "data-lowest-wins": String(Boolean(spec && spec.lowest_wins)) },
+      `ranked: ${ranking(spec)}`),
     el("ul", { class: "players" }, players.map((p) => el("li", { "data-seat": p.seat },
       el("div", { class: "player-total" },
         el("b", { text: `${p.rank}. ${p.name ?? `seat ${p.seat}`}` }), " ",
-        el("span", { class: "total", text: `${p.total} point${Math.abs(p.total) === 1 ? "" : "s"}` })),
+        el("span", { class: "total", text: points(p.total) })),
       el("ul", { class: "components" }, p.components.map((c) => el("li", {},
         el("button", {
           type: "button",

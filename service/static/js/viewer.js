@@ -4,7 +4,8 @@
 import { call, Problem, ReplayFile, StoredGame, titles } from "./api.js";
 import { el } from "./dom.js";
 import { drawReport } from "./report.js";
-import { drawScore } from "./score.js";
+import { held, heldLinks, hold } from "./held.js";
+import { drawScore, placed, points } from "./score.js";
 import { label, sentence } from "./sentences.js";
 const $ = (id) => document.getElementById(id);
 const LISTED = 40;
@@ -72,6 +73,7 @@ async function load(source) {
       page.steps = views.steps;
     }
     drawHeader();
+    if (source instanceof StoredGame) offerHeld(source);
     drawAuditForm();
     const asked = Number(new URLSearchParams(location.search).get("at"));
     go(asked >= 1 && asked <= version() ? asked : version());
@@ -92,6 +94,21 @@ function drawHeader() {
     : page.viewer === "table" ? "you see everything (the table)" : "you are a spectator";
   $("who").textContent = `${who} · ${s.status}${s.seed ? ` · seed ${s.seed}` : ""}`;
   $("who").dataset.viewer = page.viewer;
+}
+
+/** Keep the link this page was opened with, and offer the other seats this browser holds. */
+function offerHeld(source) {
+  const s = page.summary;
+  if (source.token && page.viewer !== "spectator") {
+    hold(source.id, { game: s.game, players: s.players, table: page.viewer === "table" ? source.token : null,
+                 seats: typeof page.viewer === "number" ? { [page.viewer]: source.token } : {} });
+  }
+  const game = held(source.id);
+  const others = game ? heldLinks(source.id, game).filter((l) => l.token !== source.token) : [];
+  $("held").hidden = !others.length;
+  $("held").replaceChildren(source.token ? "this browser also holds: " : "open as: ",
+    ...others.flatMap((l, i) => [i ? " · " : "", el("a", { href: l.href, class: `held-${l.kind}`,
+                                                            "data-seat": l.seat, text: l.label })]));
 }
 
 // -- the timeline ----------------------------------------------------------------------------
@@ -152,6 +169,7 @@ function drawTable(step) {
   const playing = page.legal && page.at === version();
   const ctx = {
     players: page.summary.players, toAct: step.to_act, board: page.board,
+    spec: page.spec, face: page.module.face,
     seat: typeof page.viewer === "number" ? page.viewer : null,
     targets: playing ? page.targets : null, choose,
   };
@@ -161,6 +179,8 @@ function drawTable(step) {
     ...page.module.draw(step.state, ctx).filter(Boolean));
   table.dataset.at = page.at;
   table.dataset.step = step.at;
+  const known = page.scores.get(step.at);
+  if (known) seatScores(known);
 }
 
 // -- the log ---------------------------------------------------------------------------------
@@ -230,8 +250,17 @@ let scoreTimer = null;
 
 /** The panel says which step its score is of: until a step's score comes, the last one stays. */
 function showScore(score, at) {
-  drawScore($("score"), score, mark);
+  drawScore($("score"), score, mark, page.spec);
   $("score").dataset.at = at;
+  seatScores(score);
+}
+
+/** Each seat's panel says the total and place the score panel says, never a total of its own. */
+function seatScores(score) {
+  for (const p of score.players) {
+    const slot = document.querySelector(`#table .seat-score[data-seat="${p.seat}"]`);
+    if (slot) slot.textContent = ` · ${points(p.total)}, ${placed(p.rank)}`;
+  }
 }
 
 function scheduleScore(step) {
@@ -285,8 +314,20 @@ function drawCustom() {
 
 function moveButton(choice) {
   const seat = page.viewer === "table" ? `${page.summary.players[choice.seat]}: ` : "";
+  const show = (on) => point(choice, on);
   return el("button", { type: "button", class: "move", "data-move": JSON.stringify(choice.move),
-                        onclick: () => submit(choice) }, seat + label(choice.move, page.spec, page.summary.players));
+                        onclick: () => submit(choice), onmouseenter: () => show(true),
+                        onmouseleave: () => show(false), onfocus: () => show(true), onblur: () => show(false) },
+    seat + label(choice.move, page.spec, page.summary.players));
+}
+
+/** Mark on the table what a move's words name (a title says where: keltis-nwnz's pawn and
+ * cell), while the pointer or the focus is on the move. */
+function point(choice, on) {
+  const places = page.module.pointsAt ? page.module.pointsAt(choice.move, choice.seat) : [];
+  for (const selector of places) {
+    for (const node of $("table").querySelectorAll(selector)) node.classList.toggle("pointed", on);
+  }
 }
 
 function drawMoves(filter = $("move-filter").value) {
@@ -456,5 +497,7 @@ async function openFile(file) {
 }
 
 $("audit-form").addEventListener("submit", audit);
+// Another seat's link differs from this page's address by its fragment only: open it afresh.
+window.addEventListener("hashchange", () => location.reload());
 $("move-filter").addEventListener("input", () => drawMoves());
 open();
