@@ -20,7 +20,8 @@ from cli.titles import known
 
 @click.command()
 @click.option("--game", "title", help="Only this title (one the server plays).")
-@click.option("--status", type=click.Choice(["in-progress", "finished"]), help="Only these.")
+@click.option("--status", type=click.Choice(["in-progress", "finished", "abandoned"]),
+              help="Only these.")
 @click.option("--player", help="Only games with this player.")
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000),
               help="At most this many, newest first.")

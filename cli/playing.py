@@ -67,7 +67,12 @@ def play(session: Session, game: str, move: str, seat: int | None) -> None:
     """Post a move to GAME and print its verdict: a number from `tablelog moves`, or the move
     as JSON, e.g. '{"type": "take", "row": 1}'. Exit code 1 when the move is rejected."""
     client = session.client(game, seat)
-    body = _submission(client, game, move, seat)
+    submit(session, client, game, _submission(client, game, move, seat))
+
+
+def submit(session: Session, client: Client, game: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Post `body` (a move and the seat it is for) to GAME and print its verdict, or say the
+    rule it broke and exit 1; the verdict's JSON, for a command that says more."""
     try:
         answer = _post(client, game, body)
     except Refused as refused:
@@ -79,10 +84,11 @@ def play(session: Session, game: str, move: str, seat: int | None) -> None:
         raise Failure(f"Rejected: {refused.problem['detail']} ({refused.code}).",
                       FAILED) from None
     session.emit(answer, lambda console: _verdict(console, answer, *_seated(client, game)))
+    return answer
 
 
 def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[str, Any]:
-    _still_running(client, game)
+    still_running(client, game)
     if move.isdigit():
         legal = _legal(client, game, seat)
         number = int(move)
@@ -106,10 +112,11 @@ def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[
     return {"move": parsed, "seat": _acting(client, game, seat)}
 
 
-def _still_running(client: Client, game: str) -> None:
-    """A finished game takes no move: said as a rejected move is, whoever asks."""
-    if client.get(f"/v1/games/{game}")["status"] == "finished":
-        raise Failure(f"Rejected: game {game} is finished; it takes no more moves.", FAILED)
+def still_running(client: Client, game: str) -> None:
+    """A finished or abandoned game takes no move: said as a rejected move is, whoever asks."""
+    status = client.get(f"/v1/games/{game}")["status"]
+    if status != "in-progress":
+        raise Failure(f"Rejected: game {game} is {status}; it takes no more moves.", FAILED)
 
 
 def _acting(client: Client, game: str, seat: int | None) -> int | None:

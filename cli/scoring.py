@@ -13,6 +13,7 @@ from rich.table import Table
 
 from cli.client import FAILED, Client, Failure
 from cli.session import Session, with_session
+from cli.table_side import duration
 from cli.viewing import at_option, seat_option
 
 # How long `audit` waits for a worker's report before saying it is still running.
@@ -35,11 +36,24 @@ def components(found: Sequence[Mapping[str, Any]], title: str | None = None) -> 
 
 def breakdown(console: Console, score: Mapping[str, Any]) -> None:
     kind = "final" if score["final"] else "provisional"
-    console.print(f"{kind.capitalize()} score over {score['rounds']} round(s):")
+    # An abandoned game's score is provisional for good: never final.
+    heading = "Score of an abandoned game, not final," if score.get("abandoned") else (
+        f"{kind.capitalize()} score")
+    console.print(f"{heading} over {score['rounds']} round(s):")
     for player in score["players"]:
-        title = (f"{player['seat']} {player['name']}: {player['total']} points, "
-                 f"rank {player['rank']}")
-        console.print(components(player["components"], title))
+        console.print(components(player["components"], _standing(player)))
+
+
+def _standing(player: Mapping[str, Any]) -> str:
+    """A seat's total and rank, whether it conceded, and its thinking time on a clock."""
+    said = [f"{player['seat']} {player['name']}: {player['total']} points",
+            f"rank {player['rank']}"]
+    if player.get("conceded"):
+        said.append("conceded")
+    thinking = (player.get("extras") or {}).get("thinking_ms")
+    if thinking is not None:
+        said.append(f"thinking time {duration(thinking)}")
+    return ", ".join(said)
 
 
 @click.command()

@@ -19,6 +19,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cli import table_side
 from engine.games import PACKAGES
 
 View = Mapping[str, Any]
@@ -35,12 +36,14 @@ def shown(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Setting:
-    """What a drawing knows besides the view: the players' names, the seats to act, and the
-    board of a title played on one (`GET /v1/boards/{title}`)."""
+    """What a drawing knows besides the view: the players' names, the seats to act, the
+    board of a title played on one (`GET /v1/boards/{title}`), and the time now (in
+    milliseconds since the epoch) when the view is the present's, not an earlier entry's."""
 
     players: Sequence[str]
     to_act: Sequence[int]
     board: Mapping[str, Any] | None = None
+    now_ms: int | None = None
 
 
 class Seats:
@@ -100,5 +103,6 @@ def drawing(title: str, state: Mapping[str, Any], at: Setting, heading: str) -> 
     body = draw(view, at) if draw else [Text(json.dumps(view, indent=2, ensure_ascii=False))]
     acting = ", ".join(at.players[s] for s in at.to_act) or "nobody"
     footer = Text(f"* to act: {acting}")
-    return Panel(Group(*body, *_yours(view.get("you")), footer), title=heading,
+    side = table_side.drawn(view.get("table"), at.players, at.now_ms)
+    return Panel(Group(*body, *side, *_yours(view.get("you")), footer), title=heading,
                  title_align="left", expand=False)

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.live import Live
 
 from cli.client import Client, Refused
-from cli.sentences import Narrator, folded
+from cli.sentences import Narrator, folded, taken_back
 from cli.session import Session, plain_console, with_session
 from cli.tables import Setting, drawing
 from cli.titles import specs
@@ -46,7 +46,9 @@ def table(client: Client, summary: dict[str, Any], drawn_on: dict[str, Any] | No
           at: int | None = None) -> tuple[Any, Any]:
     """The API's state answer at `at` (now when None) and its drawing."""
     state = client.get(f"/v1/games/{summary['id']}/state", **({"at": at} if at else {}))
-    setting = Setting(summary["players"], state.get("to_act") or [], drawn_on)
+    # A turn clock's waits are counted up to now only in the present's view.
+    now_ms = None if at else round(time.time() * 1000)
+    setting = Setting(summary["players"], state.get("to_act") or [], drawn_on, now_ms)
     return state, drawing(summary["game"], state, setting, _heading(summary, state))
 
 
@@ -79,7 +81,8 @@ def entries(client: Client, game: str, after: int) -> Iterator[dict[str, Any]]:
 @seat_option
 @with_session
 def log(session: Session, game: str, after: int, seat: int | None) -> None:
-    """The log of GAME as readable sentences, a move and its verdict on one line."""
+    """The log of GAME as readable sentences, a move and its verdict on one line; the moves a
+    takeback undid marked "taken back"."""
     client = session.client(game, seat)
     found = list(entries(client, game, after))
     session.emit(found, lambda console: _narrate(console, client, game, found))
@@ -89,11 +92,21 @@ def _narrate(console: Console, client: Client, game: str, found: list[dict[str, 
     summary = client.get(f"/v1/games/{game}")
     say = Narrator(summary["players"], specs(client).get(summary["game"]))
     # A game record: a judged submission is said on its verdict's line (`--json` keeps both).
-    judged = folded(found)
+    judged, undone = folded(found), taken_back(found)
     for entry in found:
         said = say(entry)
         if entry["seq"] not in judged:
-            console.print(f"{entry['seq']:>5}  {entry['at']}  {said}", soft_wrap=True)
+            console.print(f"{entry['seq']:>5}  {entry['at']}  {said}{_marks(entry, undone)}",
+                          soft_wrap=True)
+
+
+def _marks(entry: dict[str, Any], undone: set[int]) -> str:
+    """What a sentence does not say of an entry: that it no longer counts, or that the
+    service played it for a seat that conceded."""
+    marks = ["taken back"] if entry["seq"] in undone else []
+    if entry.get("conceded"):
+        marks.append("played for a conceded seat")
+    return f"  ({'; '.join(marks)})" if marks else ""
 
 
 def following(client: Client, game: str, after: int) -> Iterator[dict[str, Any]]:
@@ -107,8 +120,8 @@ def following(client: Client, game: str, after: int) -> Iterator[dict[str, Any]]
             yield entry
             if entry["type"] == "game-finished":
                 return
-        # A stream of a finished game ends at once: nothing more will land.
-        if after == before and client.get(f"/v1/games/{game}")["status"] == "finished":
+        # A stream of a finished (or abandoned) game ends at once: nothing more will land.
+        if after == before and client.get(f"/v1/games/{game}")["status"] != "in-progress":
             return
         if time.monotonic() - started < _SHORTEST_FOLLOW_S:
             time.sleep(_SHORTEST_FOLLOW_S)

@@ -1,6 +1,7 @@
-"""The log said as sentences (cli.sentences): facts that name a second seat name its player."""
+"""The log said as sentences (cli.sentences): facts that name a second seat name its player,
+and the entries a takeback undid are known as such."""
 
-from cli.sentences import fact, label
+from cli.sentences import fact, label, taken_back
 from engine.games import GAMES
 
 
@@ -20,8 +21,24 @@ def test_a_fact_no_template_says_reads_without_raw_flags_or_empty_fields():
 
 def test_a_move_no_template_says_reads_as_words():
     spec = GAMES["coloretto"].spec.to_json()
-    assert label({"type": "claim-timeout"}, spec) == "claim timeout"
-    assert label({"type": "takeback", "to": 5}, spec) == "takeback to 5"
+    assert label({"type": "swap-hands"}, spec) == "swap hands"
+    assert label({"type": "deal-again", "to": 5}, spec) == "deal again to 5"
+
+
+def test_table_actions_read_by_the_templates_every_title_has():
+    spec = GAMES["coloretto"].spec.to_json()
+    assert label({"type": "claim-timeout"}, spec) == "claims a timeout"
+    assert label({"type": "takeback", "to": 5}, spec) == "asks to take the game back to entry 5"
+
+
+def test_a_takeback_marks_the_submissions_it_undid_and_their_verdicts():
+    log = [{"seq": 2, "type": "move-submitted"}, {"seq": 3, "type": "move-accepted", "of": 2},
+           {"seq": 4, "type": "move-submitted"}, {"seq": 5, "type": "move-accepted", "of": 4},
+           {"seq": 6, "type": "move-submitted"},
+           {"seq": 7, "type": "move-accepted", "of": 6,
+            "effects": [{"type": "taken-back", "to": 3, "undone": [4]}]}]
+    assert taken_back(log) == {4, 5}
+    assert taken_back(log[:5]) == set()
 
 
 def test_a_move_naming_seats_names_their_players():

@@ -1,6 +1,6 @@
-"""The README's curl and command-line tours, run as written against the suite's live service
-(its Redis and workers): every command answers as the tour says (2xx, or the refusal its
-comment names; exit code 0, or the one its comment gives).
+"""The README's curl and command-line tours (its table actions' too), run as written against
+the suite's live service (its Redis and workers): every command answers as the tour says (2xx,
+or the refusal its comment names; exit code 0, or the one its comment gives).
 
 Each tour's shell block is run command by command in one bash, in a folder of the test's own.
 What a person does by hand is done for them: `API` points at the service, `tablelog` is this
@@ -81,8 +81,12 @@ def test_the_curl_tour_answers_as_it_says(shell):
     assert '"code":"not-your-turn"' in said.replace(" ", "")
 
 
-def test_the_command_line_tour_exits_as_it_says(shell):
-    commands = tour("A tour on the command line")
+@pytest.mark.parametrize(("title", "rejection"), [
+    ("A tour on the command line", "Rejected: it is seat 0's turn"),
+    ("Table actions on the command line", "(claim-too-early)."),
+])
+def test_the_command_line_tours_exit_as_they_say(shell, title, rejection):
+    commands = tour(title)
     python = sys.executable
     prelude = f'tablelog() {{ "{python}" -m cli "$@"; }}'
     lines = [prelude]
@@ -102,4 +106,4 @@ def test_the_command_line_tour_exits_as_it_says(shell):
     assert codes[0] == 0  # the prelude
     for code, wanted, command in zip(codes[1:], expected, lines[1:], strict=True):
         assert code == wanted, (command, code, said)
-    assert "Rejected: it is seat 0's turn" in said
+    assert rejection in said
