@@ -15,6 +15,7 @@ from cli.sentences import fact, label
 from cli.session import Session, with_session
 from cli.titles import specs
 from cli.viewing import seat_option
+from engine.table_actions import FOR_NONE
 
 # The longest the API waits for a verdict.
 _WAIT_S = 10
@@ -109,6 +110,8 @@ def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[
         raise Failure(f"A move is a number from `tablelog moves` or JSON, not {move!r}.") from None
     if not isinstance(parsed, dict):
         raise Failure("A move written as JSON is an object, such as '{\"type\": \"draw\"}'.")
+    if seat is None and parsed.get("type") in FOR_NONE:
+        return {"move": parsed}  # the table's own action, or the seat's whose token this is
     return {"move": parsed, "seat": _acting(client, game, seat)}
 
 

@@ -168,3 +168,11 @@ def test_a_timeout_is_claimed_once_the_turn_limit_has_passed(tablelog):
     score = done(tablelog("score", game))
     assert "0 p0: " in score and "conceded, thinking time 1 s" in score
     assert "1 p1: " in score and "thinking time 0 s" in score
+
+
+def test_a_table_action_played_as_json_with_the_table_token_is_the_tables_own(tablelog):
+    game = new_game(tablelog, "table-json")
+    verdicts = played(tablelog, game, 2)
+    said = done(tablelog("play", game, f'{{"type": "takeback", "to": {verdicts[0]}}}'))
+    assert f"the game was taken back to entry {verdicts[0]}" in said
+    assert tablelog.json("log", game)[-2]["seat"] == "table"
