@@ -200,8 +200,9 @@ class AtTable(Game):
         self.rules_version = title.rules_version
         self.lowest_wins = title.lowest_wins
         spec = title.spec
-        self.spec = Spec(spec.name, spec.seats, (*spec.moves, *MOVES), {**spec.says, **SAYS},
-                         {**spec.facts, **FACTS}, (*spec.options, TURN_LIMIT_OPTION), spec.board)
+        self.spec = replace(spec, moves=(*spec.moves, *MOVES), says={**spec.says, **SAYS},
+                            facts={**spec.facts, **FACTS},
+                            options=(*spec.options, TURN_LIMIT_OPTION))
         self._actions: dict[str, Callable[..., Outcome]] = {
             TAKEBACK: self._takeback, ACCEPT: self._accept, DECLINE: self._decline,
             CONCEDE: self._concede, ABANDON: self._abandon, CLAIM: self._claim}
