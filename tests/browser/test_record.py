@@ -90,7 +90,7 @@ def test_a_wrong_claim_is_never_under_a_green_report(context, web, client, size)
         "✘ the log checks out, but a claim is not the recomputed total")
     page.fill("#claims input[data-seat='0']", str(total))
     page.click("#run-audit")
-    until(page, "document.getElementById('report-ok').dataset.overall === 'good'")
+    until(page, "document.getElementById('report-ok')?.dataset.overall === 'good'")
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
