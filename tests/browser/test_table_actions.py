@@ -86,6 +86,28 @@ def test_a_seat_proposes_a_takeback_and_the_others_accept_it_from_their_pages(co
     check_table(cid, "coloretto", now["state"])
 
 
+def test_the_table_takes_back_at_once_and_concedes_for_a_seat(context, web, client):
+    game = create(client, "coloretto", ["ann", "bob", "cid"])
+    verdicts = play(game, 3, random.Random(30))
+    then = client.get(game.url(f"/state?at={verdicts[0]}"), headers=game.table).json
+    table = open_as(context, web, game, f"table={game.created['table_token']}")
+    table.fill("#takeback-to", str(verdicts[0]))
+    table.click("#takeback-form button[type=submit]")
+    accepted(table)
+    now = client.get(game.url("/state"), headers=game.table).json
+    assert now["state"] == then["state"]
+    table.wait_for_selector(f"#e{verdicts[1]}.taken-back")
+
+    table.select_option("#concede-seat", "2")
+    table.click("#concede")
+    table.click("#concede-confirm")
+    accepted(table)
+    assert table_side(client, game)["conceded"] == [2]
+    table.wait_for_selector("#score li.conceded[data-seat='2']")
+    until(table, "[...document.querySelectorAll('#concede-seat option')]"
+                 ".map(o => o.value).join() === '0,1'")
+
+
 def test_a_seat_concedes_from_its_page(context, web, client):
     game = create(client, "hermit", ["ann", "bob", "cid"])
     bob = open_as(context, web, game, seat(game, 1))
