@@ -86,6 +86,27 @@ def test_a_seat_proposes_a_takeback_and_the_others_accept_it_from_their_pages(co
     check_table(cid, "coloretto", now["state"])
 
 
+def test_a_seat_withdraws_its_proposal_and_another_declines_one(context, web, client):
+    game = create(client, "hermit", ["ann", "bob"])
+    play(game, 2, random.Random(31))
+    ann = open_as(context, web, game, seat(game, 0), at=1)
+    bob = open_as(context, web, game, seat(game, 1), at=1)
+    ann.click("#takeback-here")
+    accepted(ann)
+    ann.click("#takeback-withdraw")
+    accepted(ann)
+    assert table_side(client, game)["proposal"] is None
+    ann.wait_for_selector("#takeback-here")
+
+    bob.click("#takeback-here")
+    accepted(bob)
+    ann.click("#takeback-decline")
+    accepted(ann)
+    assert table_side(client, game)["proposal"] is None
+    until(bob, "document.getElementById('log').textContent"
+               ".includes('ann declined the takeback proposed as entry')")
+
+
 def test_the_table_takes_back_at_once_and_concedes_for_a_seat(context, web, client):
     game = create(client, "coloretto", ["ann", "bob", "cid"])
     verdicts = play(game, 3, random.Random(30))
@@ -129,9 +150,10 @@ def test_a_seat_concedes_from_its_page(context, web, client):
 
 
 def test_the_table_abandons_from_its_page_and_a_refusal_names_its_rule(context, web, client):
-    game = create(client, "keltis-card", ["ann", "bob"])
+    game = create(client, "keltis-card", ["ann", "bob"], options={"turn_limit_s": 600})
     play(game, 3, random.Random(29))
     table = open_as(context, web, game, f"table={game.created['table_token']}")
+    table.wait_for_selector("#clock li.waited-for")
     table.set_viewport_size(SIZES["phone"])
     no_sideways_scroll(table)
 
@@ -150,6 +172,7 @@ def test_the_table_abandons_from_its_page_and_a_refusal_names_its_rule(context, 
     assert table.locator("#play").is_hidden()
     table.wait_for_selector("#score-kind[data-abandoned='true']")
     assert "not final" in table.locator("#score-kind").text_content()
+    assert table.locator("#clock li.waited-for").count() == 0, "an ended game waits for nobody"
     said = table.locator("#log li.move-accepted").last.text_content()
     assert said.startswith(f"{said.split()[0]} the game was abandoned: the pub closed"), said
     no_sideways_scroll(table)
@@ -173,7 +196,7 @@ def test_a_clocked_game_shows_its_clock_and_offers_a_claim_once_a_seat_is_late(
     assert waiting.locator("#clock .thinking").count() == 3
     shown = waiting.locator(f"#clock li[data-seat='{late}'] .waiting")
     before = shown.text_content()
-    waiting.wait_for_timeout(1100)
+    waiting.wait_for_timeout(2100)  # two ticks, even on a loaded machine
     assert shown.text_content() != before, "the clock ticks"
 
     waiting.wait_for_selector("#claim-timeout:not([hidden])")

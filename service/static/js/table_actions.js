@@ -5,7 +5,7 @@
 // posted as a move through the viewer's own `submit`, which shows the verdict or the rule that
 // refused it. What may be done is read from the state at the log's head (its `table`).
 import { el } from "./dom.js";
-import { late, watchClock } from "./clock.js";
+import { IDLE, late, watchClock } from "./clock.js";
 
 // A state whose table saw nothing yet carries no `table`: nobody conceded, nothing is open.
 const QUIET = { conceded: [], proposal: null, votes: [], abandoned: null, clock: null };
@@ -42,32 +42,42 @@ export class TableActions {
                             "aria-label": "the entry to take the game back to" });
     this.reason = el("input", { type: "text", id: "abandon-reason", maxlength: 200,
                                 placeholder: "why (optional)", "aria-label": "why the game is abandoned" });
+    this.claim = el("button", { type: "button", id: "claim-timeout", hidden: true,
+                                onclick: () => this.send({ type: "claim-timeout" }) }, "claim a timeout");
+    this.offered = null;
   }
 
   /** Offer what `viewer` (a seat, "table" or "spectator") may do with `table` the head's side,
-   *  while the game runs (`open`); the clock is shown to every viewer. */
-  draw({ viewer, table, players, open, version }) {
+   *  when it may act in a game still `running` (`open`); the clock is shown to every viewer. */
+  draw({ viewer, table, players, open, running, version }) {
     const side = { ...QUIET, ...(table || {}) };
+    // An ended game waits for nobody, though an abandoned one's state keeps its last waits.
+    const clock = side.clock && (running ? side.clock : { ...side.clock, since: side.clock.since.map(() => IDLE) });
     this.players = players;
     this.viewer = viewer;
     this.version = version;
     const seat = typeof viewer === "number" ? viewer : null;
     const acts = open && (viewer === "table" || (seat !== null && !side.conceded.includes(seat)));
-    const claim = el("button", { type: "button", id: "claim-timeout", hidden: true,
-                                 onclick: () => this.send({ type: "claim-timeout" }) }, "claim a timeout");
     this.node.hidden = !(open && (viewer === "table" || seat !== null));
-    if (!acts) {
-      this.node.replaceChildren(seat !== null && side.conceded.includes(seat)
-        ? el("p", { id: "you-conceded", text: "you conceded: the service plays your turns" }) : "");
-    } else {
-      this.node.replaceChildren(el("h3", { text: "at the table" }),
-        this.takeback(side, seat), this.conceding(side, seat), this.abandoning(side, seat), claim);
+    this.to.max = Math.max(1, version - 1);
+    // Drawn again only when what may be done changed: the others' moves landing meanwhile leave
+    // a half-made choice (a seat picked, a confirmation asked) as it was.
+    const offered = JSON.stringify([viewer, acts, players, side.conceded, side.proposal, side.votes]);
+    if (offered !== this.offered) {
+      this.offered = offered;
+      if (!acts) {
+        this.node.replaceChildren(seat !== null && side.conceded.includes(seat)
+          ? el("p", { id: "you-conceded", text: "you conceded: the service plays your turns" }) : "");
+      } else {
+        this.node.replaceChildren(el("h3", { text: "at the table" }),
+          this.takeback(side, seat), this.conceding(side, seat), this.abandoning(side, seat), this.claim);
+      }
     }
     // A claim is offered once a seat other than the claimant is late, as the clock ticks.
-    watchClock(this.clockNode, side.clock, players, (now) => {
-      const overdue = late(side.clock, side.conceded, now);
-      claim.hidden = !overdue.length || overdue.includes(seat); // no seat claims its own
-      claim.title = overdue.length ? `late: ${overdue.map((s) => players[s]).join(", ")}` : "";
+    watchClock(this.clockNode, clock, players, (now) => {
+      const overdue = late(clock, side.conceded, now);
+      this.claim.hidden = !overdue.length || overdue.includes(seat); // no seat claims its own
+      this.claim.title = overdue.length ? `late: ${overdue.map((s) => players[s]).join(", ")}` : "";
     });
   }
 
@@ -103,7 +113,6 @@ export class TableActions {
             " ", decline("decline", "takeback-decline")];
       return el("div", { class: "proposal", "data-of": open.seq }, el("p", { text: said + accepted }), answer);
     }
-    this.to.max = Math.max(1, this.version - 1);
     const verb = seat === null ? "take back" : "propose";
     return el("div", { class: "takeback" },
       open ? el("p", { class: "proposal", text: `${this.name(open.seat)} proposed taking the game back to entry ${open.to}` }) : null,

@@ -329,7 +329,7 @@ async function refreshLegal() {
 function offerTableActions() {
   const head = page.steps[page.steps.length - 1];
   actions.draw({ viewer: page.viewer, table: head && head.state.table, players: page.summary.players,
-                 open: Boolean(page.legal), version: version() });
+                 open: Boolean(page.legal), running: !over(), version: version() });
   actions.shown(page.bySeq.get(page.at), page.undone);
 }
 
