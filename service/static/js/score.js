@@ -1,5 +1,7 @@
 // The score panel: the breakdown at a step, with ranks and which way they run; a component names the log entries
-// that earned it, and clicking it marks them and jumps the timeline there.
+// that earned it, and clicking it marks them and jumps the timeline there. A conceded seat is
+// ranked last and says so; an abandoned game's score is provisional for good.
+import { duration } from "./clock.js";
 import { el } from "./dom.js";
 
 /** "1st", "2nd", "3rd", "4th": a place in the ranking. */
@@ -26,15 +28,19 @@ export function drawScore(container, score, onComponent, spec) {
   }
   const players = [...score.players].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   container.replaceChildren(
-    el("p", { class: score.final ? "final" : "provisional", id: "score-kind" },
-      score.final ? "final score" : "provisional score",
+    el("p", { class: score.final ? "final" : "provisional", id: "score-kind", "data-abandoned": String(Boolean(score.abandoned)) },
+      score.final ? "final score" : score.abandoned ? "not final: the game was abandoned, this is its score then"
+        : "provisional score",
       score.rounds > 1 ? ` over ${score.rounds} rounds` : ""),
     el("p", { class: "ranking", id: "ranking", "data-lowest-wins": String(Boolean(spec && spec.lowest_wins)) },
       `ranked: ${ranking(spec)}`),
-    el("ul", { class: "players" }, players.map((p) => el("li", { "data-seat": p.seat },
+    el("ul", { class: "players" }, players.map((p) => el("li", { "data-seat": p.seat, class: p.conceded ? "conceded" : null },
       el("div", { class: "player-total" },
         el("b", { text: `${p.rank}. ${p.name ?? `seat ${p.seat}`}` }), " ",
-        el("span", { class: "total", text: points(p.total) })),
+        el("span", { class: "total", text: points(p.total) }),
+        p.conceded ? el("span", { class: "conceded-mark", text: " · conceded" }) : null,
+        p.extras && p.extras.thinking_ms !== undefined
+          ? el("small", { class: "thinking", text: ` · thought ${duration(p.extras.thinking_ms)}` }) : null),
       el("ul", { class: "components" }, p.components.map((c) => el("li", {},
         el("button", {
           type: "button",

@@ -7,6 +7,7 @@ import { drawReport } from "./report.js";
 import { held, heldLinks, hold } from "./held.js";
 import { drawScore, placed, points } from "./score.js";
 import { label, sentence } from "./sentences.js";
+import { TableActions, takenBack, undoneBy } from "./table_actions.js";
 const $ = (id) => document.getElementById(id);
 const LISTED = 40;
 
@@ -14,8 +15,9 @@ const LISTED = 40;
 const page = {
   source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
   entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], scoreKept: false,
-  legal: null, targets: new Map(), listed: [], live: null,
+  legal: null, targets: new Map(), listed: [], live: null, undone: new Set(),
 };
+const actions = new TableActions($("table-actions"), $("clock"), submit);
 window.tablelog = { openMs: null, redraws: [], ready: false, version: 0, verdicts: 0 };
 
 function say(text, kind = "info") {
@@ -26,8 +28,9 @@ function version() {
   return page.entries.length;
 }
 
-function finished() {
-  return page.summary && page.summary.status === "finished";
+/** Whether the game has ended: by its rules, or abandoned. */
+function over() {
+  return page.summary && ["finished", "abandoned"].includes(page.summary.status);
 }
 
 // -- opening ---------------------------------------------------------------------------------
@@ -79,7 +82,7 @@ async function load(source) {
     go(asked >= 1 && asked <= version() ? asked : version());
     window.tablelog.openMs = performance.now();
     window.tablelog.ready = true;
-    if (source instanceof StoredGame && !finished()) follow();
+    if (source instanceof StoredGame && !over()) follow();
     await refreshLegal();
   } catch (error) {
     say(error.message, "error");
@@ -94,6 +97,7 @@ function drawHeader() {
     : page.viewer === "table" ? "you see everything (the table)" : "you are a spectator";
   $("who").textContent = `${who} · ${s.status}${s.seed ? ` · seed ${s.seed}` : ""}`;
   $("who").dataset.viewer = page.viewer;
+  $("who").dataset.status = s.status;
 }
 
 /** Keep the link this page was opened with, and offer the other seats this browser holds. */
@@ -157,6 +161,7 @@ function go(at) {
   if (location.search !== query) history.replaceState(null, "", `${location.pathname}${query}${location.hash}`);
   window.tablelog.redraws.push(performance.now() - started);
   window.tablelog.version = version();
+  actions.shown(page.bySeq.get(page.at), page.undone);
   if (!page.scoreKept) scheduleScore(step);
 }
 
@@ -192,12 +197,25 @@ function addEntries(entries) {
     page.entries.push(entry);
     page.bySeq.set(entry.seq, entry);
     const item = el("li", { id: `e${entry.seq}`, class: `entry ${entry.type}`, "data-seq": entry.seq },
-      entryLink(entry.seq, String(entry.seq)), " ", sentence(entry, players, page.bySeq, page.spec),
+      entryLink(entry.seq, String(entry.seq)), " ", el("span", { class: "said" }, sentence(entry, players, page.bySeq, page.spec)),
+      entry.conceded ? el("small", { class: "for-conceded", text: " (played for a conceded seat)" }) : null,
       submission(entry, made.get(entry.of) || $(`e${entry.of}`)));
     made.set(entry.seq, item);
     return item;
   });
   $("log").append(...items);
+  markTakenBack();
+}
+
+/** The entries a takeback took off the line stay in the log, struck through. */
+function markTakenBack() {
+  page.undone = undoneBy(page.entries);
+  for (const entry of page.entries) {
+    const item = $(`e${entry.seq}`);
+    if (!item || item.classList.contains("taken-back") || !takenBack(entry, page.undone)) continue;
+    item.classList.add("taken-back");
+    item.append(el("small", { class: "taken-back-note", text: " taken back" }));
+  }
 }
 
 function entryLink(seq, text, attrs = {}) {
@@ -214,7 +232,7 @@ function submission(verdict, item) {
   const told = { ...submitted, move: submitted.move || verdict.move };
   const players = page.summary ? page.summary.players : [];
   const said = sentence(told, players, page.bySeq, page.spec);
-  item.lastChild.textContent = said;
+  item.querySelector(".said").textContent = said;
   return [" ", entryLink(submitted.seq, `submitted at ${submitted.seq}`, { class: "submission", title: said })];
 }
 
@@ -259,7 +277,7 @@ function showScore(score, at) {
 function seatScores(score) {
   for (const p of score.players) {
     const slot = document.querySelector(`#table .seat-score[data-seat="${p.seat}"]`);
-    if (slot) slot.textContent = ` · ${points(p.total)}, ${placed(p.rank)}`;
+    if (slot) slot.textContent = ` · ${points(p.total)}, ${placed(p.rank)}${p.conceded ? ", conceded" : ""}`;
   }
 }
 
@@ -286,10 +304,11 @@ function scheduleScore(step) {
 
 async function refreshLegal() {
   const source = page.source;
-  const plays = source instanceof StoredGame && source.token && !finished();
+  const plays = source instanceof StoredGame && source.token && !over();
   $("play").hidden = !plays;
   if (!plays) {
     page.legal = null;
+    offerTableActions();
     return;
   }
   page.legal = await source.legalMoves();
@@ -302,7 +321,16 @@ async function refreshLegal() {
   }
   drawCustom();
   drawMoves();
+  offerTableActions();
   if (page.at === version()) go(page.at);
+}
+
+/** What this viewer may do at the table, read from the state at the log's head. */
+function offerTableActions() {
+  const head = page.steps[page.steps.length - 1];
+  actions.draw({ viewer: page.viewer, table: head && head.state.table, players: page.summary.players,
+                 open: Boolean(page.legal), running: !over(), version: version() });
+  actions.shown(page.bySeq.get(page.at), page.undone);
 }
 
 /** A title may offer its own way to choose among many moves (Die sieben Siegel's predictions). */
@@ -383,7 +411,9 @@ async function catchUp() {
   const before = version();
   const fresh = await page.source.events(before);
   if (fresh.some((e) => e.type === "game-finished")) {
-    // Once finished, everything is public: what was withheld from this viewer is shown now.
+    // Once finished, everything is public: what was withheld from this viewer is shown now;
+    // a page that stood at the head opens again at the end.
+    if (page.at === before) history.replaceState(null, "", `${location.pathname}${location.hash}`);
     await load(page.source);
     return;
   }
@@ -403,7 +433,7 @@ async function follow() {
   page.live = new AbortController();
   const { signal } = page.live;
   $("live").hidden = false;
-  while (!finished() && !signal.aborted) {
+  while (!over() && !signal.aborted) {
     const started = Date.now();
     try {
       await page.source.follow(version(), () => sync(), signal);
