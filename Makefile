@@ -16,7 +16,7 @@ PORT ?= 8000
 # The Procfile's commands (gunicorn, python) are this virtualenv's.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run redis stop-redis test test-engine bench lint redis-server chromium valgrind node
+.PHONY: run redis stop-redis test test-engine screenshots bench lint redis-server chromium valgrind node
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -88,6 +88,10 @@ run: $(RUN_STAMP) redis-server
 
 test: $(STAMP) redis-server chromium valgrind node
 	$(BIN)/python -m pytest
+
+# The README's screenshots, taken again by the browser tests of the pages' layout.
+screenshots: $(STAMP) redis-server chromium
+	TABLELOG_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_layout.py
 
 # The rules alone (the engine's tests and the golden replays): no Redis, no workers.
 test-engine: $(STAMP)
