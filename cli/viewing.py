@@ -133,8 +133,8 @@ def following(client: Client, game: str, after: int) -> Iterator[dict[str, Any]]
 @seat_option
 @with_session
 def watch(session: Session, game: str, after: int | None, seat: int | None) -> None:
-    """Follow GAME live: each entry as a sentence as it lands, the table redrawn after every
-    accepted move, until the game is finished (or Ctrl-C)."""
+    """Follow GAME live: each entry as a sentence as it lands (a move on its verdict's line),
+    the table redrawn after every accepted move, until the game is finished (or Ctrl-C)."""
     client = session.client(game, seat)
     summary = client.get(f"/v1/games/{game}")
     start = summary["version"] if after is None else after
@@ -147,7 +147,16 @@ def watch(session: Session, game: str, after: int | None, seat: int | None) -> N
     # In a terminal the table stays below the entries and is redrawn in place.
     with Live(table(client, summary, drawn_on)[1], console=plain_console(),
               auto_refresh=False) as live:
+        # As `log` says them: a submission is said on its verdict's line, once it lands.
+        held: dict[int, str] = {}
         for entry in following(client, game, start):
-            live.console.print(f"{entry['seq']:>5}  {say(entry)}", soft_wrap=True)
+            said = say(entry)
+            if entry["type"] == "move-submitted":
+                held[entry["seq"]] = f"{entry['seq']:>5}  {said}"
+                continue
+            held.pop(entry.get("of"), None)
+            live.console.print(f"{entry['seq']:>5}  {said}", soft_wrap=True)
             if entry["type"] == "move-accepted":
                 live.update(table(client, summary, drawn_on)[1], refresh=True)
+        for line in held.values():  # never judged while watched
+            live.console.print(line, soft_wrap=True)

@@ -154,6 +154,16 @@ def test_watch_draws_the_table_and_says_the_entries(tablelog, finished):
     assert "after entry" in shown and "the game is over; the seed is revealed" in shown
 
 
+def test_watch_says_a_move_on_its_verdicts_line_as_log_does(tablelog, finished):
+    watched = tablelog("watch", finished.id, "--after", "1").stdout
+    logged = tablelog("log", finished.id).stdout
+    said = [line.split(None, 1) for line in logged.splitlines()][1:]  # watched after entry 1
+    for seq, sentence in said:
+        # log prints each line's time after its seq; watch does not.
+        assert f"{seq:>5}  {sentence.split(None, 1)[1]}" in watched
+    assert "submitted" not in watched
+
+
 def test_watching_a_finished_game_ends_at_once(tablelog, finished):
     result = tablelog("watch", finished.id, "--json")
     assert result.exit_code == 0 and result.stdout == ""
