@@ -14,6 +14,7 @@ from rich.table import Table
 from cli.client import FAILED, Client, Failure
 from cli.session import Session, with_session
 from cli.table_side import duration
+from cli.titles import specs
 from cli.viewing import at_option, seat_option
 
 # How long `audit` waits for a worker's report before saying it is still running.
@@ -34,12 +35,13 @@ def components(found: Sequence[Mapping[str, Any]], title: str | None = None) -> 
     return table
 
 
-def breakdown(console: Console, score: Mapping[str, Any]) -> None:
+def breakdown(console: Console, score: Mapping[str, Any], lowest_wins: bool) -> None:
     kind = "final" if score["final"] else "provisional"
     # An abandoned game's score is provisional for good: never final.
     heading = "Score of an abandoned game, not final," if score.get("abandoned") else (
         f"{kind.capitalize()} score")
-    console.print(f"{heading} over {score['rounds']} round(s):")
+    wins = "lowest" if lowest_wins else "highest"
+    console.print(f"{heading} over {score['rounds']} round(s); the {wins} total wins:")
     for player in score["players"]:
         console.print(components(player["components"], _standing(player)))
 
@@ -63,9 +65,11 @@ def _standing(player: Mapping[str, Any]) -> str:
 @with_session
 def score(session: Session, game: str, at: int | None, seat: int | None) -> None:
     """The score breakdown of GAME per seat, with the log entries behind each component."""
-    found = session.client(game, seat).get(f"/v1/games/{game}/score",
-                                           **({"at": at} if at else {}))
-    session.emit(found, lambda console: breakdown(console, found))
+    client = session.client(game, seat)
+    found = client.get(f"/v1/games/{game}/score", **({"at": at} if at else {}))
+    title = client.get(f"/v1/games/{game}")["game"]
+    lowest_wins = specs(client)[title]["lowest_wins"]
+    session.emit(found, lambda console: breakdown(console, found, lowest_wins))
 
 
 def _verdict(value: bool | None) -> str:

@@ -101,7 +101,8 @@ def test_score_names_the_entries_behind_each_component(tablelog, finished):
     score = finished.http.get(finished.url("/score")).json
     assert tablelog.json("score", finished.id) == score
     shown = tablelog("score", finished.id).stdout
-    assert shown.startswith("Final score over 1 round(s):")
+    wins = "lowest" if GAMES[finished.created["game"]].lowest_wins else "highest"
+    assert shown.startswith(f"Final score over 1 round(s); the {wins} total wins:")
     for player in score["players"]:
         assert f"{player['seat']} {player['name']}: {player['total']} points" in shown
         for component in player["components"]:
