@@ -337,7 +337,7 @@ class AtTable(Game):
         facts = out.facts
         if side.proposal is not None:
             facts = (*facts, Lapsed(side.proposal.seq))
-            side = replace(side, proposal=None)
+            side = _quiet(replace(side, proposal=None))
         return Outcome(self._sitting(out.state, side, submission, seat), facts)
 
     def _sitting(self, game: Any, side: Side, submission: Mapping[str, Any],
@@ -395,7 +395,7 @@ class AtTable(Game):
         proposal = self._proposal(state, submission)
         self._playing(state, seat)
         fact = (Withdrawn if seat == proposal.seat else Declined)(seat, proposal.seq)
-        return Outcome(Sitting(state.game, replace(state.side, proposal=None)), (fact,))
+        return Outcome(Sitting(state.game, _quiet(replace(state.side, proposal=None))), (fact,))
 
     def _concede(self, state: Sitting, submission: Mapping[str, Any],
                  line: Line | None) -> Outcome:
@@ -506,5 +506,6 @@ def _number(move: Mapping[str, Any], name: str) -> int:
 
 
 def _quiet(side: Side) -> Side:
-    """The one empty side, so that a state with nothing at its table reads as its title's."""
-    return QUIET if side == QUIET else side
+    """The one empty side when nothing is left at the table (a proposal declined, lapsed or
+    taken back), so that the state reads as its title's again, byte for byte."""
+    return QUIET if replace(side, seats=0) == QUIET else side

@@ -79,32 +79,39 @@ def test_after_a_takeback_every_read_is_the_one_right_after_its_entry(client):
     assert [_now(client, game, v) for v in viewers] == then
 
 
-def test_a_seats_takeback_is_applied_by_the_last_accept(client):
-    game = create(client, "coloretto", ["ann", "bob", "cid"])
-    rnd = random.Random(2)
+@pytest.mark.parametrize("title", sorted(SEATS))
+def test_a_seats_takeback_is_applied_by_the_last_accept(client, title):
+    game = create(client, title, _players(title))
+    rnd = random.Random(title)
     verdicts = _play(client, game, rnd, 3)
-    then = _now(client, game, game.table)
+    viewers = [game.table, *(game.seat(s) for s in range(SEATS[title])), {}]
+    then = [_now(client, game, v) for v in viewers]
     _play(client, game, rnd, 2)
     proposed = game.move(1, {"type": "takeback", "to": verdicts[-1]})
     assert proposed.status_code == 201
     of = proposed.json["seq"]
-    assert game.move(0, {"type": "takeback-accept", "of": of}).status_code == 201
+    others = [s for s in range(SEATS[title]) if s != 1]
+    for seat in others[:-1]:
+        assert game.move(seat, {"type": "takeback-accept", "of": of}).status_code == 201
     shown = client.get(game.url("/state"), headers={}).json["state"]["table"]["proposal"]
-    assert shown == {"seq": of, "seat": 1, "to": verdicts[-1], "accepted": [0]}
-    last = game.move(2, {"type": "takeback-accept", "of": of})
+    assert shown == {"seq": of, "seat": 1, "to": verdicts[-1], "accepted": others[:-1]}
+    last = game.move(others[-1], {"type": "takeback-accept", "of": of})
     assert [e["type"] for e in last.json["effects"]] == ["takeback-accepted", "taken-back"]
-    assert _now(client, game, game.table) == then
+    assert [_now(client, game, v) for v in viewers] == then
 
 
-def test_a_decline_or_a_move_ends_a_seats_proposal(client):
-    game = create(client, "coloretto", ["ann", "bob", "cid"])
-    rnd = random.Random(3)
+@pytest.mark.parametrize("title", sorted(SEATS))
+def test_a_decline_or_a_move_ends_a_seats_proposal_and_changes_nothing(client, title):
+    game = create(client, title, _players(title))
+    rnd = random.Random(title)
     _play(client, game, rnd, 2)
+    before = _now(client, game, game.table)
     of = game.move(0, {"type": "takeback", "to": 1}).json["seq"]
-    declined = game.move(2, {"type": "takeback-decline", "of": of})
-    assert declined.json["effects"] == [{"type": "takeback-declined", "seat": 2, "of": of}]
+    declined = game.move(1, {"type": "takeback-decline", "of": of})
+    assert declined.json["effects"] == [{"type": "takeback-declined", "seat": 1, "of": of}]
     again = game.move(1, {"type": "takeback-accept", "of": of})
     assert again.status_code == 422 and again.json["code"] == "no-such-proposal"
+    assert _now(client, game, game.table) == before
     of = game.move(0, {"type": "takeback", "to": 1}).json["seq"]
     _play(client, game, rnd, 1)
     events = client.get(game.url("/events"), headers=game.table).json["events"]
