@@ -17,7 +17,7 @@ def main() -> None:
     """
 
 
-for command in (games.games, games.new, viewing.show, playing.moves, playing.play,
+for command in (games.games, games.new, viewing.show, playing.moves, playing.play, playing.key,
                 viewing.watch, viewing.log, scoring.score, replays.replay, replays.verify,
                 scoring.audit, transfer.export, transfer.import_):
     main.add_command(command)
