@@ -79,10 +79,15 @@ redis: redis-server
 stop-redis:
 	@redis-cli -p $(REDIS_PORT) shutdown 2>/dev/null || echo "no Redis answers on $(REDIS_PORT)"
 
-# With REDIS_URL unset, the project's own Redis (above).
+# With REDIS_URL unset, the project's own Redis (above). Receipts are signed with the key in
+# .run/redis/<port>/ (made on the first start, mode 0600; service/signing.py) unless
+# TABLELOG_SIGNING_KEY_FILE or TABLELOG_SIGNING_KEY names another.
 run: $(RUN_STAMP) redis-server
 	@if [ -z "$$REDIS_URL" ]; then \
 	  $(MAKE) --no-print-directory redis && export REDIS_URL=redis://127.0.0.1:$(REDIS_PORT)/0; \
+	fi; \
+	if [ -z "$$TABLELOG_SIGNING_KEY_FILE$$TABLELOG_SIGNING_KEY" ]; then \
+	  export TABLELOG_SIGNING_KEY_FILE=$$($(BIN)/python -m service.signing create $(REDIS_DIR)); \
 	fi; \
 	exec $(BIN)/honcho start -p $(PORT) -c web=1,worker=2
 

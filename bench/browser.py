@@ -86,6 +86,7 @@ def viewer_figures(base: str, browser, steps: int) -> None:
 
 
 def store_games(redis_url: str, count: int) -> None:
+    from bench.local import throwaway_signer
     from service import handlers
     from store import Store
     from store.connection import client
@@ -95,7 +96,8 @@ def store_games(redis_url: str, count: int) -> None:
     for n in range(count):
         name = names[n % len(names)]
         players = [f"p{i}" for i in range(min(GAMES[name].seat_counts))]
-        handlers.create_game(store, {"game": name, "players": players, "options": {}})
+        handlers.create_game(store, throwaway_signer(),
+                             {"game": name, "players": players, "options": {}})
 
 
 def listing_figures(base: str, redis_url: str, browser, count: int) -> None:

@@ -6,8 +6,10 @@ For every title and player count it folds random playouts to the end (`log.state
 score, as a rebuild does) and prints the moves folded a second and the time to rebuild one
 finished game, each taken from the quickest of `--repeats` passes: on a loaded machine the
 quickest pass is the one least disturbed by the other processes. Beside the wall clock it gives
-the same figures in the process's own CPU time, which the load moves less. Last comes the
-in-process part of an audit (`engine.audit.report`) of a finished 4-player Coloretto game.
+the same figures in the process's own CPU time, which the load moves less. Then comes the
+in-process part of an audit (`engine.audit.report`) of a finished 4-player Coloretto game, and
+last what signing costs (`engine.signatures`): the receipt the web signs on every answer that
+appends, and the check of a keyed seat's signature on each of its moves and in a verification.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import audit, log
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine import audit, log, signatures
 from engine.games import GAMES
 from engine.playout import Playout, play
 
@@ -73,6 +77,31 @@ def audit_speed(game: str, seats: int, repeats: int) -> tuple[int, float, float]
     return len(played.entries), wall, cpu
 
 
+# Signatures timed in a pass: enough for a quick pass to last milliseconds.
+_SIGNED = 2000
+
+
+def signing_speed(repeats: int) -> tuple[float, float]:
+    """The CPU time of one receipt signed and of one seat's signature checked, each the
+    quickest of `repeats` passes of `_SIGNED`."""
+    signer = signatures.Signer(Ed25519PrivateKey.generate())
+    private = Ed25519PrivateKey.generate()
+    public = signatures.b64(private.public_key().public_bytes_raw())
+    move = {"type": "take", "row": 2}
+    signed = signatures.sign_move(private, "a-game-id", 1, 17, move)
+    at = "2026-11-27T12:00:00.000Z"
+
+    def receipts() -> None:
+        for seq in range(_SIGNED):
+            signer.receipt("a-game-id", seq, "ab" * 32, at)
+
+    def checks() -> None:
+        for _ in range(_SIGNED):
+            signatures.verified(public, signed, signatures.move_payload("a-game-id", 1, 17, move))
+
+    return quickest(receipts, repeats)[1] / _SIGNED, quickest(checks, repeats)[1] / _SIGNED
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--playouts", type=int, default=5,
@@ -93,6 +122,10 @@ def print_figures(titles: list[str], count: int, repeats: int) -> None:
     entries, wall, cpu = audit_speed("coloretto", 4, repeats)
     print(f"  audit of a finished coloretto game of 4 ({entries} entries) in process: "
           f"{wall * 1000:6.2f} ms   (CPU time {cpu * 1000:6.2f} ms)")
+    receipt, check = signing_speed(repeats)
+    print(f"signing (Ed25519, in process, CPU time): a receipt signed {receipt * 1e6:5.1f} us"
+          f" (once per answer that appends), a seat's signature checked {check * 1e6:5.1f} us"
+          " (once per move of a keyed seat, and per such move in a verification)")
 
 
 if __name__ == "__main__":

@@ -7,12 +7,16 @@ The benchmarks measure what the tests check, on the same processes; both take th
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
 import time
 
 import redis
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from engine.signatures import Signer, b64
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -26,6 +30,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def signing_key() -> None:
+    """A key for the services a benchmark or the suite starts (and the apps it builds) to
+    sign receipts with, in the environment they inherit, unless one is set already
+    (service.signing)."""
+    if not (os.environ.get("TABLELOG_SIGNING_KEY") or os.environ.get("TABLELOG_SIGNING_KEY_FILE")):
+        os.environ["TABLELOG_SIGNING_KEY"] = b64(Ed25519PrivateKey.generate().private_bytes_raw())
+
+
+def throwaway_signer() -> Signer:
+    """A key to sign the receipts of games created by calling the handlers directly."""
+    return Signer(Ed25519PrivateKey.generate())
 
 
 def start_redis(port: int, *options: str) -> subprocess.Popen:

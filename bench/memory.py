@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.footprint import entry_sizes  # noqa: E402
-from bench.local import free_port, start_redis  # noqa: E402
+from bench.local import free_port, signing_key, start_redis  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from service.limits import out_of_reach  # noqa: E402
 from store import Store, keys  # noqa: E402
@@ -68,6 +68,7 @@ def main() -> None:
     try:
         os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         os.environ.update(out_of_reach())  # one process plays far faster than any person
+        signing_key()
         redis_client = redis.Redis(port=port)
         from service import create_app
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import redis
 
 from bench.client import Client
-from bench.local import free_port, start_redis
+from bench.local import free_port, signing_key, start_redis
 from service.limits import out_of_reach
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +45,7 @@ def running(workers: int, redis_port: int | None, web_port: int | None,
     to the web; ports not given are free ones. Rate limits are out of reach but for `rates`
     (service.limits.DEFAULTS' names)."""
     limits = {**out_of_reach(), **{f"TABLELOG_{name}": r for name, r in (rates or {}).items()}}
+    signing_key()
     redis_port = redis_port or free_port()
     web_port, ceiling_port = (web_port, web_port + 1) if web_port else (free_port(), free_port())
     # The project's redis.conf (its memory settings), holding nothing on disk.

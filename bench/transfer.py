@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.local import free_port, start_redis  # noqa: E402
+from bench.local import free_port, signing_key, start_redis  # noqa: E402
 from bench.played import retold, stored  # noqa: E402
 from engine.games import GAMES  # noqa: E402
 from service import create_app  # noqa: E402
@@ -35,6 +35,7 @@ def main() -> None:
     port = free_port()
     server = start_redis(port, "--save", "", "--appendonly", "no")
     try:
+        signing_key()
         source = create_app({"REDIS_URL": f"redis://127.0.0.1:{port}/0"})
         destination = create_app({"REDIS_URL": f"redis://127.0.0.1:{port}/1",
                                   "IMPORT_TOKEN": OPERATOR})

@@ -67,20 +67,26 @@ def _listing(found: list[dict[str, Any]]) -> Table | str:
 @click.option("--deck", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The deck as dealt at a real table: a JSON list of cards (top first), a "
                    "list of such lists for several deals, or card codes separated by spaces.")
+@click.option("--sign", "signing", multiple=True, type=click.IntRange(min=0), metavar="SEAT",
+              help="A seat that signs its moves (repeatable): its key pair is made here, its "
+                   "private key kept beside its token.")
 @with_session
 def new(session: Session, title: str, players: tuple[str, ...], options: tuple[str, ...],
-        seed: str | None, deck: Path | None) -> None:
+        seed: str | None, deck: Path | None, signing: tuple[int, ...]) -> None:
     """Create a game of a title the server plays (`GET /v1/titles`); print each seat's link and
-    token once and keep the tokens."""
+    token once and keep the tokens (and the private keys of the seats that sign)."""
     known(session.client(), title)
     body: dict[str, Any] = {"game": title, "players": list(players),
                             "options": dict(map(_option, options))}
+    pairs = {seat: tokens.new_key() for seat in signing}
+    if pairs:
+        body["public_keys"] = {str(seat): public for seat, (_, public) in pairs.items()}
     if seed is not None:
         body["seed"] = seed
     if deck is not None:
         body.update(_deck(deck))
     created = session.client().post("/v1/games", body)
-    kept = tokens.save(created)
+    kept = tokens.save(created, {seat: private for seat, (private, _) in pairs.items()})
     session.emit(created, lambda console: _welcome(console, session.url, created, kept))
 
 

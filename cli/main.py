@@ -17,7 +17,7 @@ def main() -> None:
     """
 
 
-for command in (games.games, games.new, viewing.show, playing.moves, playing.play,
+for command in (games.games, games.new, viewing.show, playing.moves, playing.play, playing.key,
                 viewing.watch, viewing.log, scoring.score, replays.replay, replays.verify,
                 table_actions.takeback, table_actions.accept, table_actions.decline,
                 table_actions.concede, table_actions.abandon, table_actions.claim_timeout,

@@ -1,5 +1,9 @@
 """`tablelog moves` and `tablelog play`: the legal moves, numbered, and one of them (or any move
-written as JSON) posted and judged."""
+written as JSON) posted and judged; `tablelog key`: a seat's key pair, made and registered.
+
+A seat whose private key is kept here (cli/tokens.py) signs every move it posts, with its own
+token; every receipt an answer carries is kept.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,13 @@ from typing import Any
 import click
 from rich.console import Console
 
+from cli import tokens
 from cli.client import FAILED, Client, Failure, Refused
 from cli.sentences import fact, label
 from cli.session import Session, with_session
 from cli.titles import specs
 from cli.viewing import seat_option
+from engine.signatures import sign_move
 from engine.table_actions import FOR_NONE
 
 # The longest the API waits for a verdict.
@@ -72,11 +78,15 @@ def play(session: Session, game: str, move: str, seat: int | None) -> None:
 
 
 def submit(session: Session, client: Client, game: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Post `body` (a move and the seat it is for) to GAME and print its verdict, or say the
-    rule it broke and exit 1; the verdict's JSON, for a command that says more."""
+    """Post `body` (a move and the seat it is for) to GAME, signed when its seat's key is kept
+    here, and print its verdict, or say the rule it broke and exit 1; the verdict's JSON, for
+    a command that says more."""
+    client, body = _signed(session, client, game, body)
     try:
         answer = _post(client, game, body)
     except Refused as refused:
+        if "receipt" in refused.problem:
+            tokens.keep_receipt(game, refused.problem["receipt"])
         # A game that ended since it was looked at refuses the move as its rules would.
         if refused.problem.get("verdict") != "rejected" and refused.code != "game-finished":
             raise
@@ -84,8 +94,48 @@ def submit(session: Session, client: Client, game: str, body: dict[str, Any]) ->
             click.echo(json.dumps(refused.problem, indent=2, ensure_ascii=False))
         raise Failure(f"Rejected: {refused.problem['detail']} ({refused.code}).",
                       FAILED) from None
+    if "receipt" in answer:
+        tokens.keep_receipt(game, answer["receipt"])
     session.emit(answer, lambda console: _verdict(console, answer, *_seated(client, game)))
     return answer
+
+
+def _signed(session: Session, client: Client, game: str, body: dict[str, Any]
+            ) -> tuple[Client, dict[str, Any]]:
+    """A move for a seat whose key is kept here: signed, at the version it was chosen at, and
+    posted with the seat's own token (the table's may not act for a keyed seat)."""
+    seat = body.get("seat")
+    if seat is None:
+        seat = tokens.seat_of(game, client.token)
+    private = None if seat is None else tokens.private_key(game, seat)
+    if private is None:
+        return client, body
+    own = tokens.token(game, seat)
+    if own is not None and own != client.token:
+        client = Client(session.url, own)
+        click.get_current_context().call_on_close(client.close)
+    expected = body.get("expected_version") or client.get(f"/v1/games/{game}")["version"]
+    signature = sign_move(private, game, seat, expected, body["move"])
+    return client, {**body, "seat": seat, "expected_version": expected, "signature": signature}
+
+
+@click.command()
+@click.argument("game")
+@click.option("--seat", type=click.IntRange(min=0), required=True,
+              help="The seat whose key it is (its token from `new`, or --token).")
+@with_session
+def key(session: Session, game: str, seat: int) -> None:
+    """Make a key pair for a seat of GAME and register its public key (once per seat): from
+    then on `tablelog play` signs the seat's moves with the private key, kept beside its
+    token, and the server takes no unsigned move for the seat."""
+    client = session.client(game, seat)
+    private, public = tokens.new_key()
+    answer = client.send("PUT", f"/v1/games/{game}/seats/{seat}/key",
+                         json={"public_key": public}).json()
+    kept = tokens.keep_key(game, seat, private)
+    tokens.keep_receipt(game, answer["receipt"])
+    session.emit(answer, lambda console: console.print(
+        f"Seat {seat} signs its moves from now on; its private key is kept in {kept}."))
 
 
 def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[str, Any]:

@@ -98,12 +98,18 @@ def print_report(console: Console, report: Mapping[str, Any]) -> None:
     console.print(f"hash chain: {_verdict(report['hash_chain_ok'])}; "
                   f"seed against its commitment: {_verdict(report['seed_ok'])}; "
                   f"verdicts and score re-judged: {_verdict(report['replay_ok'])}")
+    signed = [f"{what}: {_verdict(report[key])}" for key, what in (
+        ("signatures_ok", "seats' signatures"), ("head_ok", "head signed by the server"),
+        ("receipts_ok", "receipts kept")) if report.get(key) is not None]
+    if signed:
+        console.print("; ".join(signed))
     if report.get("redacted"):
         console.print(f"entries withheld from you (checkable once the game is finished): "
                       f"{_events(report['redacted'])}")
     for m in report.get("mismatches") or []:
         console.print(f"  entry {m['seq']}: {m['what']}"
-                      + (f" (the verdict on entry {m['of']})" if "of" in m else ""))
+                      + (f" (the verdict on entry {m['of']})" if "of" in m else "")
+                      + (f": {m['detail']}" if m.get("detail") else ""))
     for claim in report.get("claims") or []:
         _claim(console, claim)
     console.print(failures(report) or "It verifies.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from engine import codec, log
+from engine import codec, log, signatures
 from engine.visibility import is_redacted
 
 PROGRESS_EVERY = 200
@@ -34,16 +34,20 @@ def rebuilt(
     claimed: Mapping[str, int] | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
     choices: Mapping[str, Sequence[Any]] | None = None,
+    game_id: str | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """The audit report, and the state the rebuild ended in (None when the log could not be
     dealt again): an import stores that state rather than replaying the log a second time.
 
     `stored` holds what the service keeps besides the log (`at`, `state`, `score`) and is
     compared with the rebuild at the same log version; `claimed` maps seats to totals;
-    `choices` are the seed's other choices when the seed is not given (`log.choices_of`).
+    `choices` are the seed's other choices when the seed is not given (`log.choices_of`);
+    `game_id` the game's id, which its seats' signatures sign (none: they are not checked).
     """
     mismatches: list[dict[str, Any]] = []
     chain_ok, redacted = _chain(entries, mismatches)
+    if game_id is not None:
+        mismatches += signatures.seat_mismatches(entries, game_id)
     created = entries[0] if entries and entries[0].get("type") == log.CREATED else None
     if created is None:
         mismatches.append({"seq": 1, "what": "game-created entry missing"})
@@ -78,7 +82,7 @@ def rebuilt(
         _compare_stored(game, created, stored, then, score if then is state else None,
                         mismatches)
     claims = _claims(score, claimed or {})
-    replay_ok = not any(m["what"] != "hash" for m in mismatches)
+    replay_ok = not any(m["what"] not in _NOT_REPLAYED for m in mismatches)
     return _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted,
                    score.to_json(created["players"])), state
 
@@ -127,6 +131,9 @@ def _seed_ok(created, entries, seed, decks, mismatches) -> bool | None:
         mismatches.append({"seq": 1, "what": "seed does not match its commitment"})
     return ok
 
+
+# Mismatches that rebuilding the game does not find: the replay is sound without them.
+_NOT_REPLAYED = ("hash", "signature", "head")
 
 _VERDICT_PARTS = ("type", "seat", "move", "code", "detail", "effects")
 
@@ -216,13 +223,22 @@ def replay_secret(document: Mapping[str, Any]) -> Secret:
     return Secret(None, deal.get("decks") or [], deal.get("choices") or {})
 
 
-def verify_replay(document: Mapping[str, Any]) -> dict[str, Any]:
+def verify_replay(document: Mapping[str, Any], keys: Sequence[Mapping[str, Any]] | None = None
+                  ) -> dict[str, Any]:
     """The audit report of a replay document (docs/api.md, Audits), with no stored game."""
-    return replay_rebuilt(document)[0]
+    return replay_rebuilt(document, keys)[0]
 
 
-def replay_rebuilt(document: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
-    """A replay document's audit report, and the state its rebuild ended in (None if none)."""
+def replay_rebuilt(document: Mapping[str, Any], keys: Sequence[Mapping[str, Any]] | None = None
+                   ) -> tuple[dict[str, Any], Any]:
+    """A replay document's audit report, and the state its rebuild ended in (None if none).
+
+    Its seats' signatures are checked against the keys its log registers (the document names
+    the game's `id`, which they sign), and with `keys` (a `/v1/keys` document's list) its
+    `head`, the server's receipt for its last entry: `signatures_ok` and `head_ok` in the
+    report, None when there was nothing to check (no seat keyed; no keys, or no head: a
+    replay from before receipts).
+    """
     if document.get("format") != REPLAY_FORMAT:
         raise MalformedReplay(f"its format is {document.get('format')!r}, not {REPLAY_FORMAT!r}")
     entries = document.get("entries")
@@ -232,10 +248,32 @@ def replay_rebuilt(document: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
         raise MalformedReplay("it holds a number with a fraction: a game's log holds none")
     seed, decks, choices = replay_secret(document)
     stored = {"at": len(entries), "score": document["score"]} if document.get("score") else None
+    game_id = document.get("id")
     try:
-        return rebuilt(entries, seed, decks, stored, choices=choices)
+        report, state = rebuilt(entries, seed, decks, stored, choices=choices,
+                                game_id=game_id if isinstance(game_id, str) else "")
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as broken:
         raise MalformedReplay(f"the replay document cannot be read: {broken!r}") from None
+    return _signed(report, document, entries, keys), state
+
+
+def _signed(report: dict[str, Any], document: Mapping[str, Any], entries: list[Any],
+            keys: Sequence[Mapping[str, Any]] | None) -> dict[str, Any]:
+    """The report with what the signatures showed: the seats' (found by `rebuilt`), and the
+    head's when there are keys to check it with."""
+    mismatches = report["mismatches"]
+    keyed = bool(signatures.seat_keys(entries[0]) if isinstance(entries[0], Mapping) else None
+                 ) or any(e.get("type") == log.SEAT_KEY for e in entries)
+    report["signatures_ok"] = (not any(m["what"] == "signature" for m in mismatches)
+                               if keyed else None)
+    report["head_ok"] = None
+    if keys is not None and document.get("head") is not None:
+        found = signatures.head_mismatches(document["head"], entries, str(document.get("id")),
+                                           keys)
+        mismatches += found
+        report["head_ok"] = not found
+        report["ok"] = report["ok"] and not found
+    return report
 
 
 def _holds_a_float(document: Any) -> bool:

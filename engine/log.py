@@ -7,7 +7,9 @@ A log is a list of entries numbered 1, 2, ... with no gap:
 - `move-accepted` / `move-rejected`: the verdict on submission `of`, appended by a worker in
   submission order: an acceptance repeats the move (hidden while it is a secret choice) and
   its effects; a rejection names the rule broken, for the submitter's eyes;
-- `game-finished`: the seed (and explicit decks) revealed, after the last verdict.
+- `game-finished`: the seed (and explicit decks) revealed, after the last verdict;
+- `seat-key-registered`: a seat's Ed25519 public key, from then on checked against every
+  submission for that seat (engine.signatures); a key given at creation is in `game-created`.
 
 The state "right after entry N" is the deal with every submission applied whose acceptance
 appears at or before N. A log is folded under the rules its `game-created` entry names
@@ -38,6 +40,7 @@ SUBMITTED = "move-submitted"
 ACCEPTED = "move-accepted"
 REJECTED = "move-rejected"
 FINISHED = "game-finished"
+SEAT_KEY = "seat-key-registered"
 
 
 def _canonical_encoder() -> Callable[[Any], str]:
@@ -145,9 +148,11 @@ def created(
     options: Mapping[str, Any],
     seed: str,
     decks: Sequence[Sequence[str]],
+    public_keys: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The body of a new game's first entry, under the game's current rules."""
-    return {
+    """The body of a new game's first entry, under the game's current rules; `public_keys`
+    the seats' keys given at creation (none: the field is left out, as before keys)."""
+    body = {
         "type": CREATED,
         "game": game.name,
         "players": list(players),
@@ -156,16 +161,31 @@ def created(
         "seed_commitment": seed_commitment(seed),
         "decks_commitment": decks_commitment(decks),
     }
+    if public_keys:
+        body["public_keys"] = dict(public_keys)
+    return body
 
 
-def submission(seat: int | str, move: Any, conceded: bool = False) -> dict[str, Any]:
+def submission(seat: int | str, move: Any, conceded: bool = False,
+               signed: tuple[int, str] | None = None) -> dict[str, Any]:
     """A submission's body: `seat` a seat, or "table" for a table action made for none;
-    `conceded` for a move the service makes for a conceded seat (engine.table_actions)."""
+    `conceded` for a move the service makes for a conceded seat (engine.table_actions);
+    `signed` the expected version and signature of a keyed seat's move (engine.signatures)."""
     # Until it is accepted a move is its seat's own: a refused one may name a card in hand.
     body = {"type": SUBMITTED, "seat": seat, "move": move, "hidden": ["move"]}
     if conceded:
         body["conceded"] = True
+    if signed is not None:
+        # Hidden with the move: with the seat's public key, a signature tells which of a few
+        # candidate moves it signs.
+        body.update(expected_version=signed[0], signature=signed[1],
+                    hidden=["move", "signature"])
     return body
+
+
+def seat_key(seat: int, public_key: str) -> dict[str, Any]:
+    """A seat's key registered after creation."""
+    return {"type": SEAT_KEY, "seat": seat, "public_key": public_key}
 
 
 def finished(seed: str, decks: Sequence[Sequence[str]]) -> dict[str, Any]:

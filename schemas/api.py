@@ -55,6 +55,9 @@ LARGEST_GAMES_PAGE = 200
 MOST_SCORED_STEPS = 200
 # A followed log is sent for about this long a connection (the client reconnects).
 FOLLOWED_S = 25
+# An Ed25519 public key (32 bytes) and signature (64), base64url without padding.
+PUBLIC_KEY = r"^[A-Za-z0-9_-]{43}$"
+SIGNATURE = r"^[A-Za-z0-9_-]{86}$"
 
 
 class Strict(Schema):
@@ -74,6 +77,12 @@ class Bounded(fields.List):
         if isinstance(value, list) and len(value) > self.most:
             raise ValidationError(f"Longer than maximum length {self.most}.")
         return super()._deserialize(value, attr, data, **kwargs)
+
+
+def _public_key(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.Regexp(PUBLIC_KEY), metadata={
+        "description": "an Ed25519 public key: its raw 32 bytes, base64url without padding"},
+        **kwargs)
 
 
 def _card() -> fields.String:
@@ -96,6 +105,10 @@ class CreateGame(Strict):
     seed = fields.String(validate=validate.Length(min=1, max=LONGEST_SEED))
     deck = Bounded(_card(), LARGEST_DECK)
     decks = _decks()
+    public_keys = fields.Dict(
+        keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")), values=_public_key(),
+        validate=validate.Length(max=MOST_PLAYERS),
+        metadata={"description": "seats' Ed25519 public keys, by seat: their moves are signed"})
 
 
 class Submission(Strict):
@@ -106,6 +119,13 @@ class Submission(Strict):
         metadata={"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in COMPONENTS]},
     )
     expected_version = fields.Integer(strict=True, validate=validate.Range(min=1))
+    signature = fields.String(validate=validate.Regexp(SIGNATURE), metadata={
+        "description": "a keyed seat's Ed25519 signature over the canonical JSON of {game,"
+                       " seat, expected_version, move}, base64url without padding"})
+
+
+class SeatKey(Strict):
+    public_key = _public_key(required=True)
 
 
 class Wait(Schema):
@@ -236,9 +256,42 @@ class ReplayDocument(Schema):
     seed = fields.String(allow_none=True)
     decks = _decks(allow_none=True)
     score = fields.Dict(allow_none=True)
+    head = fields.Dict(allow_none=True, metadata={
+        "description": "the server's receipt for the last entry (Receipt)"})
 
 
 # -- answers ---------------------------------------------------------------------------------
+
+
+class Receipt(Schema):
+    """The server's signature over the canonical JSON of the other fields: the log of `game`
+    held entry `seq` with this `hash` at time `at`."""
+
+    game = fields.String()
+    seq = fields.Integer()
+    hash = fields.String()
+    at = fields.String()
+    kid = fields.String(metadata={"description": "the key that signed it (GET /v1/keys)"})
+    sig = fields.String(metadata={"description": "Ed25519, base64url without padding"})
+
+
+class SeatKeyRegistered(Schema):
+    seat = fields.Integer()
+    public_key = fields.String()
+    receipt = fields.Nested(Receipt)
+
+
+class PublishedKey(Schema):
+    kid = fields.String()
+    alg = fields.String(validate=validate.Equal("Ed25519"))
+    public_key = fields.String(metadata={"description": "raw 32 bytes, base64url"})
+    # When the server began and stopped signing with it (until: null for the current key).
+    from_ = fields.String(data_key="from", allow_none=True)
+    until = fields.String(allow_none=True)
+
+
+class Keys(Schema):
+    keys = fields.List(fields.Nested(PublishedKey))
 
 
 class Seat(Schema):
@@ -256,6 +309,7 @@ class Created(Schema):
     table_token = fields.String()
     seed_commitment = fields.String()
     version = fields.Integer()
+    receipt = fields.Nested(Receipt)
 
 
 class Summary(Schema):
@@ -300,6 +354,7 @@ class LegalMoves(Schema):
 class Pending(Schema):
     seq = fields.Integer()
     status = fields.String()
+    receipt = fields.Nested(Receipt)
 
 
 class Verdict(Schema):
@@ -309,6 +364,8 @@ class Verdict(Schema):
     code = fields.String(allow_none=True)
     detail = fields.String(allow_none=True)
     effects = fields.List(fields.Dict(), allow_none=True)
+    # An answer to a move: the server's receipt for its verdict (none when looked up later).
+    receipt = fields.Nested(Receipt)
 
 
 class Entry(Schema):
@@ -380,6 +437,9 @@ class AuditReport(Schema):
     hash_chain_ok = fields.Boolean(allow_none=True)
     seed_ok = fields.Boolean(allow_none=True)
     replay_ok = fields.Boolean(allow_none=True)
+    # A replay's: its seats' signatures hold (null: no seat keyed), its head is the server's.
+    signatures_ok = fields.Boolean(allow_none=True)
+    head_ok = fields.Boolean(allow_none=True)
     mismatches = fields.List(fields.Dict())
     # An import of a game stored here already: the id it is stored under.
     existing = fields.String()
@@ -420,6 +480,7 @@ class Problem(Schema):
     seq = fields.Integer()
     verdict = fields.String()
     version = fields.Integer()
+    receipt = fields.Nested(Receipt)
     # A replay that does not verify: what does not, entry by entry (as in an audit report).
     mismatches = fields.List(fields.Dict())
 

@@ -8,7 +8,9 @@ TABLELOG_IMPORT_TOKEN the operator's token for importing games, none by default:
 TABLELOG_AUDITS_WAITING how many audits may wait for an auditor before new ones are refused;
 TABLELOG_UPLOADS_AT_ONCE how many uploaded replays one address may have checked at once in a
 web process (service.uploads);
-TABLELOG_RATE_* the rate limits, service.limits).
+TABLELOG_RATE_* the rate limits, service.limits; TABLELOG_SIGNING_KEY_FILE or
+TABLELOG_SIGNING_KEY, and TABLELOG_KEYS_FILE, the key receipts are signed with and the keys
+published before it, service.signing: the app does not start without a key).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
-from service import audits, games, limits, meta, moves, openapi, pages, web
+from service import audits, games, limits, meta, moves, openapi, pages, signing, web
 from service.at_once import AtOnce
 from service.express import Express
 from service.headers import Headed
@@ -69,11 +71,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REPLICA_ACKS=AUTO,
         REPLICA_ACK_MS=DEFAULT_TIMEOUT_MS,
         IMPORT_TOKEN=None,
+        SIGNING_KEY=None,
+        SIGNING_KEY_FILE=None,
+        KEYS_FILE=None,
         **limits.DEFAULTS,
     )
     if test_config:
         app.config.from_mapping(test_config)
     app.config.from_prefixed_env("TABLELOG")
+    app.extensions["keyring"] = signing.load(app.config)
     app.extensions["store"] = Store.connect(
         app.config["REDIS_URL"],
         app.config["REDIS_CLUSTER_URL"],

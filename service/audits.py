@@ -8,7 +8,7 @@ from schemas import api
 from service import handlers, timeline, uploads
 from service.auth import Seen
 from service.problems import PROBLEM_JSON
-from service.web import Blueprint, about_game, answer, store
+from service.web import Blueprint, about_game, answer, keyring, store
 
 bp = Blueprint("audits", __name__, url_prefix="/v1", description=__doc__)
 
@@ -48,8 +48,13 @@ def audit_report(game: Seen, query: dict, number: int):
     "a game recorded under rules this server does not hold (`unknown-rules-version`); a"
     " document that is not a replay at all is a 400 (`malformed-replay`)"))
 def verify(document: dict):
-    """Verify an uploaded replay document: no stored game needed."""
-    return answer(handlers.verify(document))
+    """Verify an uploaded replay document: no stored game needed.
+
+    Besides the audit, the seats' signatures (`signatures_ok`, null when no seat registered a
+    key) and its `head` against this server's keys, earlier ones included (`head_ok`, null
+    when it has none).
+    """
+    return answer(handlers.verify(document, keyring().published))
 
 
 @bp.post("/replays/views")

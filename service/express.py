@@ -60,8 +60,8 @@ class Express:
         if taken is None:
             return self.flask(environ, start_response)
         try:
-            answer = moves.submitted(self.extensions["store"], self.extensions["known"], game,
-                                     *taken)
+            answer = moves.submitted(self.extensions["store"], self.extensions["known"],
+                                     self.extensions["keyring"].signer, game, *taken)
         except Exception as refused:  # noqa: BLE001 (each is answered as the route would)
             answer = self._refusal(environ, game, refused)
         return answer(environ, start_response)

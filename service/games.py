@@ -10,7 +10,7 @@ from service.auth import Seen
 from service.headers import NO_STORE
 from service.openapi import game_links
 from service.problems import PROBLEM_JSON, Problem
-from service.web import Blueprint, about_game, answer, by_operator, store
+from service.web import Blueprint, about_game, answer, by_operator, keyring, known, store
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
 
@@ -22,9 +22,10 @@ bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
 def create(body: dict):
     """Create a game.
 
-    Keep the seat tokens and the table token: they are shown only once.
+    Keep the seat tokens and the table token: they are shown only once. `public_keys` gives
+    seats' Ed25519 keys: those seats' moves must then be signed (docs/api.md, Receipts).
     """
-    created = handlers.create_game(store(), body)
+    created = handlers.create_game(store(), keyring().signer, body)
     return answer(created, 201, {"Location": f"/v1/games/{created['id']}", **NO_STORE})
 
 
@@ -84,10 +85,40 @@ def score(game: Seen, query: dict):
 @bp.response(200, api.ReplayDocument)
 def replay(game: Seen):
     """The replay document, as a download (redacted for the caller while the game runs)."""
-    document = handlers.replay_document(store(), game)
+    document = handlers.replay_document(store(), keyring().signer, game)
     return answer(
         document, headers={"Content-Disposition": f'attachment; filename="tablelog-{game.id}.json"'}
     )
+
+
+@bp.get("/<game_id>/head")
+@about_game
+@bp.response(200, api.Receipt)
+def head(game: Seen):
+    """The server's signed receipt for the log's last entry, as every answer that appends
+    carries one."""
+    return answer(handlers.head(keyring().signer, game), headers=NO_STORE)
+
+
+@bp.put("/<game_id>/seats/<int:seat>/key")
+@about_game
+@bp.arguments(api.SeatKey)
+@bp.response(201, api.SeatKeyRegistered)
+@bp.alt_response(403, schema=api.Problem, content_type=PROBLEM_JSON,
+                 description="not this seat's own token (`not-your-seat`)")
+@bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+    "the seat registered a key already (`seat-key-registered`), or the game is over"
+    " (`game-finished`)"))
+def register_key(game: Seen, body: dict, seat: int):
+    """Register the seat's Ed25519 public key, once, with the seat's own token.
+
+    From then on every move for the seat must carry its `signature` and `expected_version`,
+    and the table token can no longer act for it. The key is written to the log as a
+    `seat-key-registered` entry, so a replay proves which key each move was checked against.
+    """
+    registered = handlers.register_key(store(), keyring().signer, game, seat,
+                                       body["public_key"], known())
+    return answer(registered, 201)
 
 
 @bp.put("/<game_id>/replay")

@@ -16,10 +16,11 @@ from typing import Any, NoReturn
 
 import orjson
 
-from engine import log
+from engine import log, signatures
 from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadPlayerCount, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
+from engine.signatures import BadKey, Signer
 from engine.table_actions import FOR_NONE
 from engine.visibility import redact
 from schemas import api, loader, remembered
@@ -38,9 +39,10 @@ from workers import queue
 # -- creating and listing ---------------------------------------------------------------------
 
 
-def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
+def create_game(store: Store, signer: Signer, body: dict[str, Any]) -> dict[str, Any]:
     game = GAMES[body["game"]]
     players = body["players"]
+    public_keys = _seat_keys(body.get("public_keys") or {}, len(players))
     try:
         options = game.options(len(players), body["options"])
     except BadPlayerCount as bad:
@@ -56,8 +58,8 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
     game_id = _new_id()
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
-    created = {**log.created(game, players, options, seed, decks), "at": at}
-    store.games.create(
+    created = {**log.created(game, players, options, seed, decks, public_keys), "at": at}
+    entry = store.games.create(
         game_id,
         created,
         {"seed": seed, "decks": decks},
@@ -77,7 +79,25 @@ def create_game(store: Store, body: dict[str, Any]) -> dict[str, Any]:
         "table_token": table_token,
         "seed_commitment": created["seed_commitment"],
         "version": 1,
+        "receipt": signer.receipt(game_id, 1, entry["hash"], now()),
     }
+
+
+def _seat_keys(given: dict[str, str], seats: int) -> dict[str, str]:
+    """The seat keys given at creation, by seat (a string), each checked to be a key."""
+    for seat, key in given.items():
+        if not seat.isdigit() or int(seat) >= seats:
+            raise Problem(400, "no-such-seat",
+                          f"this game has seats 0 to {seats - 1}, not {seat!r}")
+        _check_key(key)
+    return {str(int(seat)): key for seat, key in given.items()}
+
+
+def _check_key(key: str) -> None:
+    try:
+        signatures.public_key(key)
+    except BadKey as bad:
+        raise Problem(400, "bad-public-key", str(bad)) from None
 
 
 def _new_id() -> str:
@@ -196,20 +216,23 @@ LOOK_S = 0.1
 
 def submit(
     store: Store,
+    signer: Signer,
     seen: Seen,
     body: dict[str, Any],
     idempotency_key: str | None,
     wait: float,
     known: Known | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """Append a move (`known` remembers what its verdict's wait saw of the game)."""
+    """Append a move (`known` remembers what its verdict's wait saw of the game); the answer
+    carries the server's receipt for the last entry it knows written (the verdict, or else
+    the submission)."""
     meta, game, game_id = seen.meta, seen.game, seen.id
     move = _well_formed(game.name, body["move"])
     seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]),
                                    for_none=move["type"] in FOR_NONE)
     if seen.finished:
         _over()
-    entry = log.submission(seat, move)
+    entry = log.submission(seat, move, signed=_signed(seen, seat, body, move))
     body_hash = hashlib.sha256(
         log.canonical({"seat": seat, "move": move, "v": body.get("expected_version")})
     ).hexdigest()
@@ -220,6 +243,7 @@ def submit(
         expected_version=body.get("expected_version"),
         idempotency=(idempotency_key, body_hash) if idempotency_key else None,
         counts=seen.owed.take() if seen.owed else (),
+        keyed=meta["keyed"],
     )
     deadline = time.monotonic() + wait
     # Without an expected version or a key the append is written or chained again (games are
@@ -233,18 +257,91 @@ def submit(
     _queue_drains(store, submitted.slots)
     _refused(seen, appended, body.get("expected_version"), body_hash, known)
     fresh = appended.outcome == Outcome.OK
+    written_last = (appended.seq, submitted.hash if fresh else None)
     try:
         waited = _verdict_entry(store, game_id, appended.seq, deadline - time.monotonic(),
                                 appended.version, fresh, submitted.looked)
-        answered = _verdict_answer(appended.seq, waited[1], seen.viewer)
+        status, answered = _verdict_answer(appended.seq, waited[1], seen.viewer)
     except UNREACHABLE:
         # The move is in the log; only its verdict could not be awaited: it is read later.
-        answered = 202, {"seq": appended.seq, "status": "pending"}
+        status, answered = 202, {"seq": appended.seq, "status": "pending"}
     else:
         if known is not None:
             known.saw(game_id, waited)
+        if waited[1] is not None:
+            written_last = waited[1]["seq"], waited[1]["hash"]
     replicated(store, game_id)
-    return answered
+    return status, {**answered, "receipt": _receipt(store, signer, game_id, *written_last)}
+
+
+def _signed(seen: Seen, seat: int | str, body: dict[str, Any], move: dict[str, Any]
+            ) -> tuple[int, str] | None:
+    """A keyed seat's submission: its expected version and signature, checked against the
+    seat's key; only the seat's own token may post it. None for a seat with no key."""
+    key = seen.meta["public_keys"].get(str(seat))
+    if key is None:
+        return None
+    if seen.caller.is_table:
+        raise Problem(403, "seat-signs-its-moves", (
+            f"seat {seat} registered a key: its moves are posted with its own token and"
+            " signed, the table token cannot act for it"))
+    expected, signature = body.get("expected_version"), body.get("signature")
+    if expected is None:
+        raise Problem(422, "expected-version-required", (
+            f"seat {seat} signs its moves: a signed move names the `expected_version` it"
+            " was made at"))
+    if not signature:
+        raise Problem(422, "signature-required", (
+            f"seat {seat} registered a key: each of its moves carries a `signature`, Ed25519"
+            " over the canonical JSON of {game, seat, expected_version, move}"))
+    if not signatures.verified(key, signature, signatures.move_payload(seen.id, seat, expected,
+                                                                       move)):
+        raise Problem(422, "bad-signature", (
+            f"the signature is not seat {seat}'s key's over the canonical JSON of {{game,"
+            " seat, expected_version, move}"))
+    return expected, signature
+
+
+def _receipt(store: Store, signer: Signer, game_id: str, seq: int, entry_hash: str | None
+             ) -> dict[str, Any]:
+    """The server's receipt for entry `seq`, whose hash is read when not known (a
+    submission answered again for its Idempotency-Key)."""
+    if entry_hash is None:
+        entry_hash = store.log.entries(game_id, after=seq - 1, upto=seq)[0]["hash"]
+    return signer.receipt(game_id, seq, entry_hash, now())
+
+
+def head(signer: Signer, seen: Seen) -> dict[str, Any]:
+    """The server's receipt for the log's last entry."""
+    return signer.receipt(seen.id, seen.meta["version"], seen.meta["hash"], now())
+
+
+def register_key(store: Store, signer: Signer, seen: Seen, seat: int, public_key: str,
+                 known: Known) -> dict[str, Any]:
+    """A seat's key, registered once by the seat itself, as an entry of its game's log."""
+    if seen.caller.seat != seat:
+        raise Problem(403, "not-your-seat", f"only seat {seat}'s own token registers its key")
+    if seen.finished:
+        _over()
+    _check_key(public_key)
+    meta = seen.meta
+    known.forget(seen.id)  # its meta here lacks the key from now on
+    for _ in range(3):
+        keys = meta["public_keys"]
+        if str(seat) in keys:
+            raise Problem(409, "seat-key-registered",
+                          f"seat {seat} registered its key already; a key is registered once")
+        writing = Writing(seen.id, (log.seat_key(seat, public_key),), keyed=meta["keyed"],
+                          meta=(("public_keys", orjson.dumps({**keys, str(seat): public_key})
+                                 .decode()), ("keyed", str(meta["keyed"] + 1))))
+        appended = store.log.write(writing, (meta["version"], meta["hash"]))
+        if appended.outcome == Outcome.OK:
+            replicated(store, seen.id)
+            entry = store.log.entries(seen.id, after=appended.seq - 1, upto=appended.seq)[0]
+            return {"seat": seat, "public_key": public_key,
+                    "receipt": signer.receipt(seen.id, entry["seq"], entry["hash"], now())}
+        meta = store.games.context(seen.id, None).meta or meta  # another seat registered
+    raise Problem(409, "seat-keys-changed", "seats kept registering keys meanwhile: ask again")
 
 
 def _refused(seen: Seen, appended: Appended, expected: int | None, body_hash: str,
@@ -267,6 +364,12 @@ def _refused(seen: Seen, appended: Appended, expected: int | None, body_hash: st
             f"the log is at version {appended.version}, not {expected}",
             version=appended.version,
         )
+    if outcome == Outcome.REKEYED:
+        if known is not None:
+            known.forget(seen.id)
+        raise Problem(409, "seat-keys-changed", (
+            "a seat registered its key since this server last read the game: post the move"
+            " again (signed, if it is that seat's)"), version=appended.version)
     if outcome == Outcome.IDEMPOTENT and appended.body_hash != body_hash:
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
@@ -478,7 +581,7 @@ def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[
     return found, (found[-1]["seq"] if found else after)
 
 
-def replay_document(store: Store, seen: Seen) -> dict[str, Any]:
+def replay_document(store: Store, signer: Signer, seen: Seen) -> dict[str, Any]:
     meta, game, game_id, finished = seen.meta, seen.game, seen.id, seen.finished
     entries, final = _ended(store, seen) if finished else _rebuilt(store, seen, None)
     seed, decks = store.games.secret(game_id)
@@ -500,6 +603,9 @@ def replay_document(store: Store, seen: Seen) -> dict[str, Any]:
         "deal": _deal(game, table, dealt, finished) if seen.viewer == TABLE else None,
         "entries": [redact(e, seen.viewer) for e in entries],
         "score": game.score(final).to_json(meta["players"]),
+        # The server's word for the log as it gave it: anyone can check it later with the
+        # published keys (engine.signatures).
+        "head": signer.receipt(game_id, entries[-1]["seq"], entries[-1]["hash"], now()),
     }
 
 
@@ -549,14 +655,16 @@ def audit_report(
     return 200, {**redact(found, seen.viewer), "links": link}
 
 
-def verify(document: dict[str, Any]) -> dict[str, Any]:
-    """Check an uploaded replay document offline: the audit report, no stored game needed."""
-    return audited(document)[0]
+def verify(document: dict[str, Any], keys: list[dict[str, Any]]) -> dict[str, Any]:
+    """Check an uploaded replay document offline: the audit report, no stored game needed;
+    its seats' signatures, and its head against this server's `keys`."""
+    return audited(document, keys)[0]
 
 
-def audited(document: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+def audited(document: dict[str, Any], keys: list[dict[str, Any]] | None = None
+            ) -> tuple[dict[str, Any], Any]:
     """A replay document's audit report, and the state its rebuild ended in (None if none)."""
     try:
-        return replay_rebuilt(document)
+        return replay_rebuilt(document, keys)
     except MalformedReplay as broken:
         raise Problem(400, "malformed-replay", str(broken)) from None

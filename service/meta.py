@@ -9,7 +9,7 @@ from engine.game import Game
 from engine.games import GAMES
 from schemas import api
 from service.problems import RETRY_AFTER_S, Problem
-from service.web import Blueprint, answer, store
+from service.web import Blueprint, answer, keyring, store
 from store.health import memory, pending, persistence
 from workers.queue import audit_queue, queue
 
@@ -54,6 +54,15 @@ def healthz():
 def _following(followed: dict[str, int]) -> dict[str, int]:
     """What this web process's hub serves: the games followed and the requests waiting."""
     return {"games": len(followed), "waiting": sum(followed.values())}
+
+
+@bp.get("/v1/keys")
+@bp.response(200, api.Keys)
+def keys():
+    """The keys this server signs receipts with: the current one and every earlier one, each
+    with the time it was in use (`until` null for the current), so that a receipt or a replay's
+    head signed before a rotation still verifies. Keep a copy to verify offline."""
+    return answer(keyring().document)
 
 
 @bp.get("/v1/titles")

@@ -2,6 +2,7 @@
 
 from http import HTTPStatus
 
+from engine.signatures import Signer
 from schemas import api
 from service import handlers
 from service.auth import Seen
@@ -13,6 +14,7 @@ from service.web import (
     about_played_game,
     answer,
     documented_by,
+    keyring,
     known,
     read,
     store,
@@ -51,18 +53,23 @@ def submit(game: Seen):
     `takeback-bad-entry`, `takeback-pending`, `no-such-proposal`, `own-proposal`,
     `already-accepted`, `seat-conceded`, `already-voted`, `no-turn-clock`, `claim-too-early`,
     `claim-own-timeout`, `not-conceded-turn`, `seat-required`.
+
+    Every answer that appended carries the server's `receipt` for the last entry written.
+    A seat that registered a key signs each move (`signature`, with `expected_version`):
+    422 `signature-required`, `bad-signature` or `expected-version-required` otherwise, and
+    403 `seat-signs-its-moves` when the table token acts for it; nothing is appended.
     """
     submission = read(api.Submission)
     wait = read(api.Wait, "query")["wait"]
     key = read(api.IdempotencyKey, "headers").get("key")
-    return submitted(store(), known(), game, submission, wait, key).response()
+    return submitted(store(), known(), keyring().signer, game, submission, wait, key).response()
 
 
-def submitted(store: Store, known: Known, game: Seen, submission: dict, wait: float,
-              key: str | None) -> Written:
+def submitted(store: Store, known: Known, signer: Signer, game: Seen, submission: dict,
+              wait: float, key: str | None) -> Written:
     """The answer to a move, read and loaded: this route's, and the express lane's
     (`service.express`)."""
-    status, verdict = handlers.submit(store, game, submission, key, wait, known)
+    status, verdict = handlers.submit(store, signer, game, submission, key, wait, known)
     if status == 422:
         return problem_written(422, verdict["code"], verdict["detail"], **_rest(verdict))
     return written(verdict, status, {"Location": f"/v1/games/{game.id}/moves/{verdict['seq']}"})
@@ -70,7 +77,8 @@ def submitted(store: Store, known: Known, game: Seen, submission: dict, wait: fl
 
 def _rest(verdict: dict) -> dict:
     """The verdict's other fields; its `status` is spelled `verdict` beside the HTTP status."""
-    return {"seq": verdict["seq"], "verdict": verdict["status"], "version": verdict["version"]}
+    return {"seq": verdict["seq"], "verdict": verdict["status"], "version": verdict["version"],
+            "receipt": verdict["receipt"]}
 
 
 @bp.get("/<game_id>/moves/<int:seq>")

@@ -24,6 +24,7 @@ from service import limits
 from service.auth import operator, seen
 from service.known import Known
 from service.problems import PROBLEM_JSON, Problem
+from service.signing import Keyring
 from service.written import Written
 from store import Store
 
@@ -39,6 +40,11 @@ TOO_SLOW = (f"the body did not arrive in time (`body-too-slow`): by default it h
 
 def store() -> Store:
     return current_app.extensions["store"]
+
+
+def keyring() -> Keyring:
+    """The server's signing key and the keys it published (service.signing)."""
+    return current_app.extensions["keyring"]
 
 
 # Whatever a route about a game does, its game may be missing, its token wrong, or its rules

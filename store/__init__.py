@@ -53,6 +53,7 @@ class Submitted:
     # What waiting for its verdict in the same round trip saw; None without such a wait.
     looked: Landed | None = None
     rechained: bool = False  # its head was stale: another writer came first
+    hash: str = ""  # the submission's hash, as chained (when OK, its entry's)
 
 
 class Store:
@@ -120,7 +121,8 @@ class Store:
         if sent.appended.outcome == Outcome.OK and sent.mark_refused:
             self.owed.owe(writing.game_id)
         slots = [slot for tried in tries if (slot := tried.slot) is not None]
-        return Submitted(sent.appended, slots, sent.looked, rechained=len(tries) > 1)
+        return Submitted(sent.appended, slots, sent.looked, rechained=len(tries) > 1,
+                         hash=sent.chained.hash)
 
     def _send(self, writing: Writing, based_on: tuple[int, str], look_ms: int,
               with_mark: bool) -> _Sent:

@@ -291,7 +291,9 @@ class Games:
 def _meta(created: Mapping[str, Any], version: int, last_hash: str, submitted: int
           ) -> dict[str, Any]:
     """The meta hash of a game whose first entry is `created`, at log version `version`."""
+    keys = created.get("public_keys")
     return {
+        **({"public_keys": orjson.dumps(keys), "keyed": len(keys)} if keys else {}),
         "game": created["game"],
         "players": orjson.dumps(created["players"]),
         "options": orjson.dumps(created["options"]),
@@ -317,6 +319,9 @@ def decode_meta(raw: dict[bytes, bytes]) -> dict[str, Any]:
     meta = {k.decode(): v.decode() for k, v in raw.items()}
     meta["players"] = orjson.loads(meta["players"])
     meta["options"] = orjson.loads(meta["options"])
+    # The seats' public keys, by seat; `keyed` counts them (the append checks it, store.log).
+    meta["public_keys"] = orjson.loads(meta["public_keys"]) if "public_keys" in meta else {}
+    meta["keyed"] = int(meta.get("keyed", 0))
     return meta
 
 

@@ -40,14 +40,18 @@ from store.projections import Field, Projection, Status
 # `submitted` (a submission's seq: the game must be in progress), `nonce` (stored beside a
 # submission's first entry) and `counts` (the rate limits' counts the request takes, each
 # {window, most, hit}, whose keys are KEYS[7..]: they are taken first, whatever the append
-# comes to). The entries follow, each its canonical JSON as stored, then the proj hash's
-# fields and values: passed as they are, not as strings inside that object, they are neither
-# escaped nor decoded again (a late game's state is kilobytes). With `nudge` set, a refusal
-# adds an entry to the stream KEYS[6], which only a wait sent with the append reads
-# (`Log.queue_verdict_after`): it ends at once instead of watching a log the append did not
-# write to. The proj hash's status is named by its owner, store.projections.
+# comes to), `keyed` (how many seats had registered a key when the writer last read the game:
+# should a seat have registered one since, the append is refused, as a submission's signature
+# was checked against keys no longer all of them) and `meta` (fields of the meta hash a
+# registration sets with its entry, which changes no state: projections describing the log
+# before it are moved on to it). The entries follow, each its canonical JSON as stored,
+# then the proj hash's fields and values: passed as they are, not as strings inside that
+# object, they are neither escaped nor decoded again (a late game's state is kilobytes). With
+# `nudge` set, a refusal adds an entry to the stream KEYS[6], which only a wait sent with the
+# append reads (`Log.queue_verdict_after`): it ends at once instead of watching a log the
+# append did not write to. The proj hash's status is named by its owner, store.projections.
 _APPEND = (f"local STATUS, FINISHED, ABANDONED = '{Field.STATUS}', '{Status.FINISHED}',"
-           f" '{Status.ABANDONED}'\n") + """
+           f" '{Status.ABANDONED}'\nlocal AT = '{Field.AT}'\n") + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
 local fields_from = a.entries + 2
@@ -74,6 +78,9 @@ local function append()
   local head = redis.call('HMGET', meta, 'version', 'hash')
   local version = tonumber(head[1])
   if not version then return {'missing', '0'} end
+  if a.keyed and tonumber(redis.call('HGET', meta, 'keyed') or '0') ~= a.keyed then
+    return {'rekeyed', tostring(version)}
+  end
   -- The hash too: a web process remembers heads (service/known.py), and a failover that lost
   -- entries may give their seqs to others.
   local moved = a.based_on ~= version or a.based_on_hash ~= head[2]
@@ -111,6 +118,11 @@ local function append()
   if #ARGV >= fields_from then redis.call('HSET', proj, unpack(ARGV, fields_from)) end
   local now = version + a.entries
   redis.call('HSET', meta, 'version', now, 'hash', a.hash)
+  if a.meta then
+    for field, value in pairs(a.meta) do redis.call('HSET', meta, field, value) end
+    -- An entry that changes no state: projections that described the log before it still do.
+    if redis.call('HGET', proj, AT) == tostring(version) then redis.call('HSET', proj, AT, now) end
+  end
   if a.submitted then redis.call('HSET', meta, 'submitted', a.submitted) end
   if a.idempotency then
     redis.call('HSET', idem, a.idempotency.key, a.idempotency.body_hash .. ' ' .. (version + 1))
@@ -202,6 +214,7 @@ class Outcome(StrEnum):
     MOVED = "moved"  # another writer appended first: chain again
     FINISHED = "finished"  # a submission to a game that is over
     LIMITED = "limited"  # a rate limit's count it took is past its rate
+    REKEYED = "rekeyed"  # a seat registered a key since the writer read the game
 
 
 @dataclass(frozen=True)
@@ -231,6 +244,8 @@ class Writing:
     expected_version: int | None = None
     idempotency: tuple[str, str] | None = None
     counts: tuple[Count, ...] = ()  # the rate limits' counts the request takes with it
+    keyed: int | None = None  # the seat keys the writer knew of (None: not checked)
+    meta: tuple[tuple[str, str], ...] = ()  # meta fields set with the entries
 
     def again(self) -> Writing:
         """The same entries sent again after a refusal: its counts were taken already."""
@@ -265,6 +280,10 @@ class Writing:
         if self.counts:
             args["counts"] = [
                 {"window": c.window_s, "most": c.most, "hit": c.hit} for c in self.counts]
+        if self.keyed is not None:
+            args["keyed"] = self.keyed
+        if self.meta:
+            args["meta"] = dict(self.meta)
         if nudge:
             args["nudge"] = True
         k = keys.game(self.game_id)

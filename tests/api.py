@@ -45,6 +45,13 @@ class Game:
         raise AssertionError("the game did not end")
 
 
+def unstamped(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without the moment its receipt was signed at (`at`, and so `sig`): the same
+    answer given twice is signed each time it is given."""
+    receipt = {k: v for k, v in answer["receipt"].items() if k not in ("at", "sig")}
+    return {**answer, "receipt": receipt}
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

@@ -25,13 +25,14 @@ import redis
 from werkzeug.serving import make_server
 
 from bench.local import free_port as _free_port  # the name the tests import
-from bench.local import start_redis
+from bench.local import signing_key, start_redis
 from service.limits import out_of_reach
 from store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 _WORKERS_UP_SECONDS = 30
 os.environ.update(out_of_reach())
+signing_key()
 
 
 @pytest.fixture(scope="session")

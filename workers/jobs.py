@@ -71,7 +71,7 @@ def _audit(store: Store, game_id: str, number: int) -> bool:
         })
 
     stored = store.projections.stored(game_id)
-    result = report(entries, seed, decks, stored, claimed, progress)
+    result = report(entries, seed, decks, stored, claimed, progress, game_id=game_id)
     result.update(status=AuditStatus.DONE, number=number, version=len(entries))
     store.audits.save(game_id, number, result)
     return result["ok"]

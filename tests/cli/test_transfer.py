@@ -129,7 +129,17 @@ def test_an_export_cut_short_is_completed_into_the_same_file(source, tmp_path):
     completed = answer("export", "--game", "hermit", "--game", "coloretto", "-o", str(cut),
                        "--url", source_url, token="a-seat-token-elsewhere")
     assert (completed["kept"], completed["exported"]) == (150, 2 * PER_TITLE - 150)
-    assert cut.read_bytes() == whole.read_bytes()
+    # Each download's head is signed as it is served: the games downloaded again alike but
+    # for the moment of their heads' signatures.
+    kept, again = cut.read_bytes().splitlines(), whole.read_bytes().splitlines()
+    assert kept[:150] == again[:150] and len(kept) == len(again)
+    assert [_unheaded(line) for line in kept] == [_unheaded(line) for line in again]
+
+
+def _unheaded(line: bytes) -> dict:
+    document = json.loads(line)
+    head = document.pop("head")
+    return {**document, "head": (head["seq"], head["hash"], head["kid"])}
 
 
 def test_a_dump_with_an_edited_entry_is_refused_naming_it(destination, tmp_path):

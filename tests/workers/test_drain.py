@@ -12,6 +12,7 @@ import pytest
 import redis
 from freezegun import freeze_time
 
+from bench.local import throwaway_signer
 from engine import log
 from service import create_app, handlers
 from store import Store, keys
@@ -41,7 +42,7 @@ def store(quiet_url, request):
 
 def pending_game(store, seed="d"):
     body = {"game": "coloretto", "players": ["a", "b", "c"], "options": {}, "seed": seed}
-    game_id = handlers.create_game(store, body)["id"]
+    game_id = handlers.create_game(store, throwaway_signer(), body)["id"]
     append(store, game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
            submission=True)
     return game_id

@@ -7,6 +7,7 @@ from dataclasses import fields
 import pytest
 import redis
 
+from bench.local import throwaway_signer
 from engine import log
 from engine.games import GAMES
 from service import handlers
@@ -34,7 +35,7 @@ def store(redis_url):
 
 def new_game(store, seed="w"):
     body = {"game": "coloretto", "players": ["a", "b", "c"], "options": {}, "seed": seed}
-    return handlers.create_game(store, body)["id"]
+    return handlers.create_game(store, throwaway_signer(), body)["id"]
 
 
 def submit(store, game_id, seat, move):
