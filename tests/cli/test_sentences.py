@@ -27,8 +27,8 @@ def test_a_move_no_template_says_reads_as_words():
 
 def test_table_actions_read_by_the_templates_every_title_has():
     spec = GAMES["coloretto"].spec.to_json()
-    assert label({"type": "claim-timeout"}, spec) == "claims a timeout"
-    assert label({"type": "takeback", "to": 5}, spec) == "asks to take the game back to entry 5"
+    assert label({"type": "claim-timeout"}, spec) == "claim a timeout"
+    assert label({"type": "takeback", "to": 5}, spec) == "take the game back to entry 5"
 
 
 def test_a_takeback_marks_the_submissions_it_undid_and_their_verdicts():
