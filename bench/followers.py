@@ -29,7 +29,7 @@ from datetime import datetime
 
 import redis
 
-from bench import plays, stack
+from bench import cpu, plays, stack
 from bench.client import Client
 
 _FOLLOWED_S = 600
@@ -38,43 +38,89 @@ _ADDRESSES = 140
 
 
 class Followers:
-    """Open NDJSON follow streams, and when each entry past `after` reached each of them."""
+    """Open follow streams, and when each entry past `after` reached each of them.
+
+    A follower only notes the time each read returned and what it read (`_Follower`): the
+    lines are parsed after the run, so that this process, which shares the machine's cores with
+    the service, spends as little as it can while it measures."""
 
     def __init__(self, base_port: int):
         self.port = base_port
         self.connected = 0
         self.failed = 0
-        self.latencies: list[float] = []
-        self.seen: dict[int, set[int]] = {}  # follower index -> seqs it got past the start
+        self.streams: dict[int, _Follower] = {}  # follower index -> its stream
+        self.connecting: list[asyncio.Future] = []
 
     async def follow(self, index: int, game_id: str, after: int) -> None:
+        loop = asyncio.get_running_loop()
+        request = (f"GET /v1/games/{game_id}/events?follow=1&after={after} HTTP/1.1\r\n"
+                   f"Host: bench\r\nAccept: text/event-stream\r\n\r\n").encode()
         try:
             # Spread over addresses, as spectators are: one address may hold only so many
             # connections to a web process (TABLELOG_CONNECTIONS_PER_ADDRESS).
-            reader, writer = await asyncio.open_connection(
-                "127.0.0.1", self.port, local_addr=(f"127.0.0.{2 + index % _ADDRESSES}", 0))
+            _, stream = await loop.create_connection(
+                lambda: _Follower(self, request), "127.0.0.1", self.port,
+                local_addr=(f"127.0.0.{2 + index % _ADDRESSES}", 0))
         except OSError:
             self.failed += 1
             return
-        writer.write(f"GET /v1/games/{game_id}/events?follow=1&after={after} HTTP/1.1\r\n"
-                     f"Host: bench\r\nAccept: text/event-stream\r\n\r\n".encode())
-        status = await reader.readline()
-        if b" 200 " not in status:
-            self.failed += 1
-            writer.close()
-            return
-        self.connected += 1
-        got = self.seen[index] = set()
-        try:
-            while line := await reader.readline():
-                if line.startswith(b"data: "):
-                    arrived = time.time()
-                    got.add(_field_int(line, b'"seq":'))
-                    self.latencies.append(arrived - _at(line))
-        except (OSError, asyncio.CancelledError):
-            pass
-        finally:
-            writer.close()
+        self.streams[index] = stream
+
+    def clear(self) -> None:
+        """Forget what arrived so far: only what arrives next is measured."""
+        for stream in self.streams.values():
+            stream.clear()
+
+    def latencies(self) -> list[float]:
+        return [arrived - _at(line) for s in self.streams.values() for arrived, line in s.lines()]
+
+    def seen(self, index: int) -> set[int]:
+        stream = self.streams.get(index)
+        if stream is None:
+            return set()
+        return stream.earlier | {_field_int(line, b'"seq":') for _, line in stream.lines()}
+
+
+class _Follower(asyncio.Protocol):
+    """One follow stream: the time of each read and the bytes it got."""
+
+    def __init__(self, crowd: Followers, request: bytes):
+        self.crowd, self.request = crowd, request
+        self.reads: list[tuple[float, bytes]] = []
+        self.earlier: set[int] = set()  # the seqs it got before the measure
+        self.answered = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        transport.write(self.request)  # type: ignore[attr-defined]
+
+    def data_received(self, data: bytes) -> None:
+        if not self.answered:
+            self.answered = True
+            if not data.startswith(b"HTTP/1.1 200 "):
+                self.crowd.failed += 1
+                self.transport.close()
+                return
+            self.crowd.connected += 1
+        self.reads.append((time.time(), data))
+
+    def clear(self) -> None:
+        found, rest = _lines(self.reads)
+        self.earlier |= {_field_int(line, b'"seq":') for _, line in found}
+        self.reads = [(0.0, rest)]  # its unfinished line, completed by a later read
+
+    def lines(self) -> list[tuple[float, bytes]]:
+        return _lines(self.reads)[0]
+
+
+def _lines(reads: list[tuple[float, bytes]]) -> tuple[list[tuple[float, bytes]], bytes]:
+    """Each `data:` line read, with the time of the read that completed it; and what follows
+    the last whole line."""
+    found, rest = [], b""
+    for arrived, data in reads:
+        *whole, rest = (rest + data).split(b"\n")
+        found += [(arrived, line) for line in whole if line.startswith(b"data: ")]
+    return found, rest
 
 
 def _field_int(line: bytes, name: bytes) -> int:
@@ -122,14 +168,13 @@ def _spread(ms: list[float]) -> str:
 
 async def _crowd(port: int, followed: list[tuple[str, int, int]]) -> Followers:
     crowd = Followers(port)
-    tasks, index = [], 0
+    index = 0
     for game_id, after, count in followed:
         for _ in range(count):
-            tasks.append(asyncio.ensure_future(crowd.follow(index, game_id, after)))
+            crowd.connecting.append(asyncio.ensure_future(crowd.follow(index, game_id, after)))
             index += 1
             if index % 200 == 0:
                 await asyncio.sleep(0.05)
-    crowd.tasks = tasks  # type: ignore[attr-defined]
     return crowd
 
 
@@ -149,29 +194,36 @@ async def _measured(args, s: stack.Stack, player: list[plays.Track],
     clients = redis.Redis.from_url(s.redis_url).info("clients")["connected_clients"]
     print(f"  Redis connected clients with every follower waiting: {clients}")
     await asyncio.sleep(1)
-    crowd.latencies.clear()
+    crowd.clear()
+    spent_before, own_before = cpu.seconds(s.roles), time.process_time()
     playing = _played(s.service, player, args.moves, args.moves, args.pace)
     background = _played(s.service, others, args.moves, args.moves, _background_pace(args))
     while playing.is_alive() or background.is_alive():
         await asyncio.sleep(0.2)
     await asyncio.sleep(1)
+    spent = {role: t - spent_before[role] for role, t in cpu.seconds(s.roles).items()}
+    own = time.process_time() - own_before
     with_followers = playing.out.get()  # type: ignore[attr-defined]
     background.out.get()  # type: ignore[attr-defined]
-    for task in crowd.tasks:  # type: ignore[attr-defined]
-        task.cancel()
+    for stream in crowd.streams.values():
+        stream.transport.close()
+    latencies = crowd.latencies()
     print(f"a player's verdicts with followers:     {_spread(with_followers)}")
     print(f"  on the game nobody follows:            {_spread(with_followers[::2])}")
     print(f"  on the game {args.big} follow:          {_spread(with_followers[1::2])}")
     print(f"a new entry reaching each follower:      "
-          f"{_spread([x * 1000 for x in crowd.latencies])}")
+          f"{_spread([x * 1000 for x in latencies])}")
     index, whole = 0, 0
     for game_id, after, count in followed:
         wanted = set(range(after + 1, http.get(f"/v1/games/{game_id}")["version"] + 1))
         for i in range(index, index + count):
-            whole += wanted <= crowd.seen.get(i, set())
+            whole += wanted <= crowd.seen(i)
         index += count
-    print(f"  entries delivered {len(crowd.latencies)}; followers that got every entry: "
+    print(f"  entries delivered {len(latencies)}; followers that got every entry: "
           f"{whole} of {total}")
+    print("CPU seconds meanwhile: " + ", ".join(f"{role} {t:.1f}" for role, t in spent.items())
+          + f", the followers' client {own:.1f}; the web's a thousand entries delivered: "
+          f"{spent['web'] / max(len(latencies), 1) * 1000:.2f} s")
 
 
 def _background_pace(args) -> float:
