@@ -12,7 +12,8 @@ taking up to `--connections`) and workers (`bench.stack`), then:
    spread over addresses 127.0.0.2 on;
 3. the player posts again, to the same two games, while another client plays the other
    games: the verdicts' p50 and p99 with followers, and how long each new entry took to reach
-   each follower (the time a line arrived less the entry's `at`, both this machine's clock);
+   each follower (the time a line arrived less the entry's `at`, both this machine's clock:
+   the time this process read it, and the time its socket received it);
 4. how many followers were connected and got every entry, and Redis's connected clients.
 It prints figures and fails on nothing: the machine's load moves every absolute figure.
 """
@@ -23,7 +24,9 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import socket
 import statistics
+import struct
 import time
 from datetime import datetime
 
@@ -40,9 +43,11 @@ _ADDRESSES = 140
 class Followers:
     """Open follow streams, and when each entry past `after` reached each of them.
 
-    A follower only notes the time each read returned and what it read (`_Follower`): the
-    lines are parsed after the run, so that this process, which shares the machine's cores with
-    the service, spends as little as it can while it measures."""
+    A follower only notes what each read got and when (`_Follower`): the lines are parsed after
+    the run, so that this process, which shares the machine's cores with the service, spends as
+    little as it can while it measures. When is twofold: the time the read returned, and the
+    time the kernel received the bytes (SO_TIMESTAMPNS), which this process's own delays (its
+    share of the cores, its other followers' reads) do not move."""
 
     def __init__(self, base_port: int):
         self.port = base_port
@@ -55,71 +60,100 @@ class Followers:
         loop = asyncio.get_running_loop()
         request = (f"GET /v1/games/{game_id}/events?follow=1&after={after} HTTP/1.1\r\n"
                    f"Host: bench\r\nAccept: text/event-stream\r\n\r\n").encode()
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
         try:
             # Spread over addresses, as spectators are: one address may hold only so many
             # connections to a web process (TABLELOG_CONNECTIONS_PER_ADDRESS).
-            _, stream = await loop.create_connection(
-                lambda: _Follower(self, request), "127.0.0.1", self.port,
-                local_addr=(f"127.0.0.{2 + index % _ADDRESSES}", 0))
+            sock.bind((f"127.0.0.{2 + index % _ADDRESSES}", 0))
+            await loop.sock_connect(sock, ("127.0.0.1", self.port))
+            await loop.sock_sendall(sock, request)
         except OSError:
             self.failed += 1
+            sock.close()
             return
-        self.streams[index] = stream
+        stream = self.streams[index] = _Follower(self, sock)
+        loop.add_reader(sock, stream.readable)
 
     def clear(self) -> None:
         """Forget what arrived so far: only what arrives next is measured."""
         for stream in self.streams.values():
             stream.clear()
 
-    def latencies(self) -> list[float]:
-        return [arrived - _at(line) for s in self.streams.values() for arrived, line in s.lines()]
+    def latencies(self, received: bool) -> list[float]:
+        """Each entry's time to each follower: till the kernel received it, or till read."""
+        return [(got[1] if received else got[0]) - _at(line)
+                for s in self.streams.values() for *got, line in s.lines()]
 
     def seen(self, index: int) -> set[int]:
         stream = self.streams.get(index)
         if stream is None:
             return set()
-        return stream.earlier | {_field_int(line, b'"seq":') for _, line in stream.lines()}
+        return stream.earlier | {_field_int(line, b'"seq":') for *_, line in stream.lines()}
+
+    def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        for stream in self.streams.values():
+            loop.remove_reader(stream.sock)
+            stream.sock.close()
 
 
-class _Follower(asyncio.Protocol):
-    """One follow stream: the time of each read and the bytes it got."""
+# Linux's socket option (and control message) for a receive's kernel time, as a timespec.
+_SO_TIMESTAMPNS = 35
+_TIMESPEC = struct.Struct("qq")
+_Read = tuple[float, float, bytes]  # read at, received at, what
 
-    def __init__(self, crowd: Followers, request: bytes):
-        self.crowd, self.request = crowd, request
-        self.reads: list[tuple[float, bytes]] = []
+
+class _Follower:
+    """One follow stream: each read, and the time it returned and its bytes were received."""
+
+    def __init__(self, crowd: Followers, sock: socket.socket):
+        self.crowd, self.sock = crowd, sock
+        self.reads: list[_Read] = []
         self.earlier: set[int] = set()  # the seqs it got before the measure
         self.answered = False
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport
-        transport.write(self.request)  # type: ignore[attr-defined]
-
-    def data_received(self, data: bytes) -> None:
+    def readable(self) -> None:
+        try:
+            data, ancillary, _, _ = self.sock.recvmsg(65536, 64)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.sock)
+            return
+        read_at = received = time.time()
+        for level, kind, value in ancillary:
+            if (level, kind) == (socket.SOL_SOCKET, _SO_TIMESTAMPNS):
+                seconds, nanoseconds = _TIMESPEC.unpack(value)
+                received = seconds + nanoseconds / 1e9
         if not self.answered:
             self.answered = True
             if not data.startswith(b"HTTP/1.1 200 "):
                 self.crowd.failed += 1
-                self.transport.close()
+                asyncio.get_running_loop().remove_reader(self.sock)
                 return
             self.crowd.connected += 1
-        self.reads.append((time.time(), data))
+        self.reads.append((read_at, received, data))
 
     def clear(self) -> None:
         found, rest = _lines(self.reads)
-        self.earlier |= {_field_int(line, b'"seq":') for _, line in found}
-        self.reads = [(0.0, rest)]  # its unfinished line, completed by a later read
+        self.earlier |= {_field_int(line, b'"seq":') for *_, line in found}
+        self.reads = [(0.0, 0.0, rest)]  # its unfinished line, completed by a later read
 
-    def lines(self) -> list[tuple[float, bytes]]:
+    def lines(self) -> list[tuple[float, float, bytes]]:
         return _lines(self.reads)[0]
 
 
-def _lines(reads: list[tuple[float, bytes]]) -> tuple[list[tuple[float, bytes]], bytes]:
-    """Each `data:` line read, with the time of the read that completed it; and what follows
+def _lines(reads: list[_Read]) -> tuple[list[tuple[float, float, bytes]], bytes]:
+    """Each `data:` line read, with the times of the read that completed it; and what follows
     the last whole line."""
     found, rest = [], b""
-    for arrived, data in reads:
+    for read_at, received, data in reads:
         *whole, rest = (rest + data).split(b"\n")
-        found += [(arrived, line) for line in whole if line.startswith(b"data: ")]
+        found += [(read_at, received, line) for line in whole if line.startswith(b"data: ")]
     return found, rest
 
 
@@ -205,14 +239,15 @@ async def _measured(args, s: stack.Stack, player: list[plays.Track],
     own = time.process_time() - own_before
     with_followers = playing.out.get()  # type: ignore[attr-defined]
     background.out.get()  # type: ignore[attr-defined]
-    for stream in crowd.streams.values():
-        stream.transport.close()
-    latencies = crowd.latencies()
+    crowd.close()
+    latencies = crowd.latencies(received=False)
     print(f"a player's verdicts with followers:     {_spread(with_followers)}")
     print(f"  on the game nobody follows:            {_spread(with_followers[::2])}")
     print(f"  on the game {args.big} follow:          {_spread(with_followers[1::2])}")
     print(f"a new entry reaching each follower:      "
           f"{_spread([x * 1000 for x in latencies])}")
+    print(f"  received by its socket (kernel time):  "
+          f"{_spread([x * 1000 for x in crowd.latencies(received=True)])}")
     index, whole = 0, 0
     for game_id, after, count in followed:
         wanted = set(range(after + 1, http.get(f"/v1/games/{game_id}")["version"] + 1))
