@@ -1,11 +1,13 @@
 """The log as a stream: NDJSON a line an entry, or server-sent events that follow a live game.
 
-Following (`?follow=1`) sends the entries after `after`, then waits on the process's hub
-(`store.hub`: one `XREAD BLOCK` for every followed game, no polling, no Redis connection held
-by a follower) and sends each entry as it lands, redacted for the caller like every read. A
-connection lives at most `FOLLOW_SECONDS` (and ends once the game is finished), so a greenlet
-is never held for good: the client reconnects with `after` set to the last seq it got, or,
-with server-sent events, with the `Last-Event-ID` header that EventSource sends by itself.
+Following (`?follow=1`) sends the entries after `after`, then joins the game's audience in
+the process (`service.audience`: one greenlet writes each batch to every follower's socket),
+or, where there is none to join, waits on the process's hub itself (`store.hub`: one `XREAD
+BLOCK` for every followed game, no polling, no Redis connection held by a follower); each entry
+is sent as it lands, redacted for the caller like every read. A connection lives at most
+`FOLLOW_SECONDS` (and ends once the game is finished), so a greenlet is never held for good:
+the client reconnects with `after` set to the last seq it got, or, with server-sent events,
+with the `Last-Event-ID` header that EventSource sends by itself.
 """
 
 from __future__ import annotations
