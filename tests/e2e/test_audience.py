@@ -34,7 +34,7 @@ def _game(http, seed: str) -> Game:
 
 
 def _follow(http, game: Game, accept: str, token: str | None = None, address: int = 2,
-            receive_buffer: int | None = None) -> socket.socket:
+            receive_buffer: int | None = None, version: str = "1.1") -> socket.socket:
     base = urlsplit(http.base)
     follower = socket.socket()
     if receive_buffer:  # set before connecting: the window the server may fill
@@ -43,7 +43,7 @@ def _follow(http, game: Game, accept: str, token: str | None = None, address: in
     follower.bind((f"127.0.0.{address}", 0))
     follower.connect((base.hostname, base.port))
     authorization = f"Authorization: {bearer(token)['Authorization']}\r\n" if token else ""
-    follower.sendall(f"GET {game.url('/events?follow=1')} HTTP/1.1\r\nHost: t\r\n"
+    follower.sendall(f"GET {game.url('/events?follow=1')} HTTP/{version}\r\nHost: t\r\n"
                      f"Accept: {accept}\r\n{authorization}\r\n".encode())
     return follower
 
@@ -58,15 +58,17 @@ def _play(game: Game, moves: int, rnd: random.Random) -> None:
         assert game.move(choice["seat"], choice["move"]).status_code == 201
 
 
-def _entries(follower: socket.socket, last: int) -> list[dict]:
-    """The stream's entries up to seq `last`, read through HTTP/1.1's chunked framing."""
+def _entries(follower: socket.socket, last: int, chunked: bool = True) -> list[dict]:
+    """The stream's entries up to seq `last`, read through HTTP/1.1's chunked framing (or
+    HTTP/1.0's body as it is)."""
     raw = b""
     while True:
         raw += follower.recv(65536)
         head, _, body = raw.partition(b"\r\n\r\n")
-        entries = _unchunked(body)
+        entries = _unchunked(body) if chunked else _parsed(body)
         if entries and entries[-1]["seq"] >= last:
-            assert head.startswith(b"HTTP/1.1 200 ") and b"chunked" in head.lower()
+            assert head.startswith(b"HTTP/1.") and b" 200 " in head.split(b"\r\n")[0]
+            assert (b"transfer-encoding: chunked" in head.lower()) == chunked
             return entries
 
 
@@ -80,7 +82,12 @@ def _unchunked(body: bytes) -> list[dict]:
             break
         assert rest[size:size + 2] == b"\r\n", "a chunk's data ends with CRLF"
         data, body = data + rest[:size], rest[size + 2:]
-    lines = [line.removeprefix(b"data: ") for line in data.split(b"\n")]
+    return _parsed(data)
+
+
+def _parsed(data: bytes) -> list[dict]:
+    """The entries of the whole lines of a stream's body, NDJSON or server-sent events."""
+    lines = [line.removeprefix(b"data: ") for line in data.split(b"\n")[:-1]]
     return [orjson.loads(line) for line in lines if line.startswith(b"{")]
 
 
@@ -118,3 +125,16 @@ def test_a_follower_that_does_not_read_holds_up_nobody_and_gets_every_entry_once
     assert [e["seq"] for e in _entries(slow, last)] == list(range(1, last + 1))
     for follower in (slow, *readers):
         follower.close()
+
+
+def test_an_http_1_0_follower_gets_its_entries_unchunked(http):
+    game = _game(http, "audience-http-1.0")
+    old, new = (_follow(http, game, "text/event-stream", address=2 + i, version=version)
+                for i, version in enumerate(["1.0", "1.1"]))
+    time.sleep(0.5)
+    assert game.move(0, {"type": "draw"}).status_code == 201
+    last = http.get(game.url()).json["version"]
+    assert [e["seq"] for e in _entries(old, last, chunked=False)] == list(range(1, last + 1))
+    assert [e["seq"] for e in _entries(new, last)] == list(range(1, last + 1))
+    old.close()
+    new.close()
