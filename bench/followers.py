@@ -12,7 +12,8 @@ taking up to `--connections`) and workers (`bench.stack`), then:
    spread over addresses 127.0.0.2 on;
 3. the player posts again, to the same two games, while another client plays the other
    games: the verdicts' p50 and p99 with followers, and how long each new entry took to reach
-   each follower (the time a line arrived less the entry's `at`, both this machine's clock);
+   each follower (the time a line arrived less the entry's `at`, both this machine's clock:
+   the time this process read it, and the time its socket received it);
 4. how many followers were connected and got every entry, and Redis's connected clients.
 It prints figures and fails on nothing: the machine's load moves every absolute figure.
 """
@@ -23,13 +24,15 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import socket
 import statistics
+import struct
 import time
 from datetime import datetime
 
 import redis
 
-from bench import plays, stack
+from bench import cpu, plays, stack
 from bench.client import Client
 
 _FOLLOWED_S = 600
@@ -38,43 +41,124 @@ _ADDRESSES = 140
 
 
 class Followers:
-    """Open NDJSON follow streams, and when each entry past `after` reached each of them."""
+    """Open follow streams, and when each entry past `after` reached each of them.
+
+    A follower only notes what each read got and when (`_Follower`): the lines are parsed after
+    the run, so that this process, which shares the machine's cores with the service, spends as
+    little as it can while it measures. When is twofold: the time the read returned, and the
+    time the kernel received the bytes (SO_TIMESTAMPNS), which this process's own delays (its
+    share of the cores, its other followers' reads) do not move."""
 
     def __init__(self, base_port: int):
         self.port = base_port
         self.connected = 0
         self.failed = 0
-        self.latencies: list[float] = []
-        self.seen: dict[int, set[int]] = {}  # follower index -> seqs it got past the start
+        self.streams: dict[int, _Follower] = {}  # follower index -> its stream
+        self.connecting: list[asyncio.Future] = []
+        # Those answered before the measure began: the others are still catching up, whose
+        # entries are not new to them.
+        self.measured: list[_Follower] = []
 
     async def follow(self, index: int, game_id: str, after: int) -> None:
+        loop = asyncio.get_running_loop()
+        request = (f"GET /v1/games/{game_id}/events?follow=1&after={after} HTTP/1.1\r\n"
+                   f"Host: bench\r\nAccept: text/event-stream\r\n\r\n").encode()
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
         try:
             # Spread over addresses, as spectators are: one address may hold only so many
             # connections to a web process (TABLELOG_CONNECTIONS_PER_ADDRESS).
-            reader, writer = await asyncio.open_connection(
-                "127.0.0.1", self.port, local_addr=(f"127.0.0.{2 + index % _ADDRESSES}", 0))
+            sock.bind((f"127.0.0.{2 + index % _ADDRESSES}", 0))
+            await loop.sock_connect(sock, ("127.0.0.1", self.port))
+            await loop.sock_sendall(sock, request)
         except OSError:
             self.failed += 1
+            sock.close()
             return
-        writer.write(f"GET /v1/games/{game_id}/events?follow=1&after={after} HTTP/1.1\r\n"
-                     f"Host: bench\r\nAccept: text/event-stream\r\n\r\n".encode())
-        status = await reader.readline()
-        if b" 200 " not in status:
-            self.failed += 1
-            writer.close()
-            return
-        self.connected += 1
-        got = self.seen[index] = set()
+        stream = self.streams[index] = _Follower(self, sock)
+        loop.add_reader(sock, stream.readable)
+
+    def clear(self) -> None:
+        """Forget what arrived so far: only what arrives next is measured."""
+        for stream in self.streams.values():
+            stream.clear()
+        self.measured = [s for s in self.streams.values() if s.answered]
+
+    def latencies(self, received: bool) -> list[float]:
+        """Each entry's time to each follower: till the kernel received it, or till read."""
+        return [(got[1] if received else got[0]) - _at(line)
+                for s in self.measured for *got, line in s.lines()]
+
+    def seen(self, index: int) -> set[int]:
+        stream = self.streams.get(index)
+        if stream is None:
+            return set()
+        return stream.earlier | {_field_int(line, b'"seq":') for *_, line in stream.lines()}
+
+    def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        for stream in self.streams.values():
+            loop.remove_reader(stream.sock)
+            stream.sock.close()
+
+
+# Linux's socket option (and control message) for a receive's kernel time, as a timespec.
+_SO_TIMESTAMPNS = 35
+_TIMESPEC = struct.Struct("qq")
+_Read = tuple[float, float, bytes]  # read at, received at, what
+
+
+class _Follower:
+    """One follow stream: each read, and the time it returned and its bytes were received."""
+
+    def __init__(self, crowd: Followers, sock: socket.socket):
+        self.crowd, self.sock = crowd, sock
+        self.reads: list[_Read] = []
+        self.earlier: set[int] = set()  # the seqs it got before the measure
+        self.answered = False
+
+    def readable(self) -> None:
         try:
-            while line := await reader.readline():
-                if line.startswith(b"data: "):
-                    arrived = time.time()
-                    got.add(_field_int(line, b'"seq":'))
-                    self.latencies.append(arrived - _at(line))
-        except (OSError, asyncio.CancelledError):
-            pass
-        finally:
-            writer.close()
+            data, ancillary, _, _ = self.sock.recvmsg(65536, 64)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.sock)
+            return
+        read_at = received = time.time()
+        for level, kind, value in ancillary:
+            if (level, kind) == (socket.SOL_SOCKET, _SO_TIMESTAMPNS):
+                seconds, nanoseconds = _TIMESPEC.unpack(value)
+                received = seconds + nanoseconds / 1e9
+        if not self.answered:
+            self.answered = True
+            if not data.startswith(b"HTTP/1.1 200 "):
+                self.crowd.failed += 1
+                asyncio.get_running_loop().remove_reader(self.sock)
+                return
+            self.crowd.connected += 1
+        self.reads.append((read_at, received, data))
+
+    def clear(self) -> None:
+        found, rest = _lines(self.reads)
+        self.earlier |= {_field_int(line, b'"seq":') for *_, line in found}
+        self.reads = [(0.0, 0.0, rest)]  # its unfinished line, completed by a later read
+
+    def lines(self) -> list[tuple[float, float, bytes]]:
+        return _lines(self.reads)[0]
+
+
+def _lines(reads: list[_Read]) -> tuple[list[tuple[float, float, bytes]], bytes]:
+    """Each `data:` line read, with the times of the read that completed it; and what follows
+    the last whole line."""
+    found, rest = [], b""
+    for read_at, received, data in reads:
+        *whole, rest = (rest + data).split(b"\n")
+        found += [(read_at, received, line) for line in whole if line.startswith(b"data: ")]
+    return found, rest
 
 
 def _field_int(line: bytes, name: bytes) -> int:
@@ -122,14 +206,13 @@ def _spread(ms: list[float]) -> str:
 
 async def _crowd(port: int, followed: list[tuple[str, int, int]]) -> Followers:
     crowd = Followers(port)
-    tasks, index = [], 0
+    index = 0
     for game_id, after, count in followed:
         for _ in range(count):
-            tasks.append(asyncio.ensure_future(crowd.follow(index, game_id, after)))
+            crowd.connecting.append(asyncio.ensure_future(crowd.follow(index, game_id, after)))
             index += 1
             if index % 200 == 0:
                 await asyncio.sleep(0.05)
-    crowd.tasks = tasks  # type: ignore[attr-defined]
     return crowd
 
 
@@ -149,29 +232,40 @@ async def _measured(args, s: stack.Stack, player: list[plays.Track],
     clients = redis.Redis.from_url(s.redis_url).info("clients")["connected_clients"]
     print(f"  Redis connected clients with every follower waiting: {clients}")
     await asyncio.sleep(1)
-    crowd.latencies.clear()
+    crowd.clear()
+    spent_before, own_before = cpu.seconds(s.roles), time.process_time()
     playing = _played(s.service, player, args.moves, args.moves, args.pace)
     background = _played(s.service, others, args.moves, args.moves, _background_pace(args))
     while playing.is_alive() or background.is_alive():
         await asyncio.sleep(0.2)
     await asyncio.sleep(1)
+    spent = {role: t - spent_before[role] for role, t in cpu.seconds(s.roles).items()}
+    own = time.process_time() - own_before
     with_followers = playing.out.get()  # type: ignore[attr-defined]
     background.out.get()  # type: ignore[attr-defined]
-    for task in crowd.tasks:  # type: ignore[attr-defined]
-        task.cancel()
+    crowd.close()
+    latencies = crowd.latencies(received=False)
+    delivered = sum(len(stream.lines()) for stream in crowd.streams.values())
     print(f"a player's verdicts with followers:     {_spread(with_followers)}")
     print(f"  on the game nobody follows:            {_spread(with_followers[::2])}")
     print(f"  on the game {args.big} follow:          {_spread(with_followers[1::2])}")
-    print(f"a new entry reaching each follower:      "
-          f"{_spread([x * 1000 for x in crowd.latencies])}")
+    print(f"a new entry reaching each follower answered before the moves "
+          f"({len(crowd.measured)}):")
+    print(f"  read by it:                            "
+          f"{_spread([x * 1000 for x in latencies])}")
+    print(f"  received by its socket (kernel time):  "
+          f"{_spread([x * 1000 for x in crowd.latencies(received=True)])}")
     index, whole = 0, 0
     for game_id, after, count in followed:
         wanted = set(range(after + 1, http.get(f"/v1/games/{game_id}")["version"] + 1))
         for i in range(index, index + count):
-            whole += wanted <= crowd.seen.get(i, set())
+            whole += wanted <= crowd.seen(i)
         index += count
-    print(f"  entries delivered {len(crowd.latencies)}; followers that got every entry: "
+    print(f"  entries delivered {delivered}; followers that got every entry: "
           f"{whole} of {total}")
+    print("CPU seconds meanwhile: " + ", ".join(f"{role} {t:.1f}" for role, t in spent.items())
+          + f", the followers' client {own:.1f}; the web's a thousand entries delivered: "
+          f"{spent['web'] / max(delivered, 1) * 1000:.3f} s")
 
 
 def _background_pace(args) -> float:

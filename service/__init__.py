@@ -26,6 +26,7 @@ from flask.json.provider import JSONProvider
 from schemas import api
 from service import audits, games, limits, meta, moves, openapi, pages, signing, web
 from service.at_once import AtOnce
+from service.audience import Audiences
 from service.express import Express
 from service.headers import Headed
 from service.known import Known
@@ -88,6 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.extensions["known"] = Known()
     app.extensions["uploads"] = AtOnce(app.config["UPLOADS_AT_ONCE"])
+    app.extensions["audiences"] = Audiences(app.extensions["store"].hub)
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
     app.before_request(web.refuse_large_bodies)

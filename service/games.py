@@ -176,10 +176,11 @@ def events(game: Seen, page: dict, headers: dict):
                 "not-acceptable",
                 f"following streams the log: accept {streams.SSE} or {streams.NDJSON}",
             )
-        entries = streams.following(store(), game, after, current_app.config["FOLLOW_SECONDS"],
-                                    streams.Client(request.environ))
-        return (streams.ndjson if form == streams.NDJSON else streams.server_sent)(entries)
+        stream = streams.LINES if form == streams.NDJSON else streams.EVENTS
+        return stream.response(streams.following(
+            store(), current_app.extensions["audiences"], game, after,
+            current_app.config["FOLLOW_SECONDS"], streams.Client(request.environ), stream))
     found, following = handlers.events(store(), game, after, page["limit"])
     if form == streams.NDJSON:
-        return streams.ndjson([streams.batch_of(found)])
+        return streams.LINES.response([streams.LINES.piece(streams.batch_of(found))])
     return answer({"events": found, "next": following})

@@ -38,7 +38,8 @@ def healthz():
             "audits_queued": len(audit_queue(current.queues)),
             "pending": {"submissions": waiting.submissions, "games": waiting.games,
                         "oldest_s": waiting.oldest_s},
-            "following": _following(current.hub.following()),
+            "following": _following(current.hub.following(),
+                                    current_app.extensions["audiences"].following()),
         }
     except RedisError:
         # Which Redis, and why, is for the logs: the answer is public.
@@ -51,9 +52,11 @@ def healthz():
     return answer({"status": "degraded" if degraded else "ok", **report})
 
 
-def _following(followed: dict[str, int]) -> dict[str, int]:
-    """What this web process's hub serves: the games followed and the requests waiting."""
-    return {"games": len(followed), "waiting": sum(followed.values())}
+def _following(waiting: dict[str, int], attending: dict[str, int]) -> dict[str, int]:
+    """What this web process serves followers: the games followed and the requests waiting,
+    on the hub or in a game's audience (which waits on the hub as one request)."""
+    return {"games": len(waiting.keys() | attending.keys()),
+            "waiting": max(sum(waiting.values()) - len(attending), 0) + sum(attending.values())}
 
 
 @bp.get("/v1/keys")

@@ -20,6 +20,10 @@ from one address and `/healthz` stopped answering). So here:
 
 The cost on a request is a wrapper and a timer (about 1 us) on a request with a body, and two
 dict updates a connection: nothing on the path of a move grows with the load.
+
+It also hands the app each answer's way past its own writes (`Through`, under `THROUGH` in the
+environ): a followed game's audience (`service.audience`) writes a batch to thousands of
+followers' sockets itself, framed as gunicorn frames a piece of a streamed body.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from __future__ import annotations
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http import HTTPStatus
 from typing import Any
 
@@ -36,6 +40,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from schemas.api import BODY_RATE, BODY_SECONDS, CONNECTIONS_PER_ADDRESS
 from service.at_once import AtOnce
+from service.audience import THROUGH
 from service.headers import ALWAYS
 from service.problems import PROBLEM_JSON, Problem, problem_bytes
 
@@ -54,6 +59,30 @@ def refusal(status: int, code: str, detail: str) -> bytes:
     return f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n{head}\r\n".encode() + body
 
 
+class Through:
+    """A streamed answer's body, written to its socket past gunicorn, once gunicorn has sent
+    the answer's head: each piece framed as gunicorn frames it (a chunk of HTTP/1.1's chunked
+    encoding, or as it is for HTTP/1.0). Only while the app holds the answer's iterator, so
+    that gunicorn writes nothing meanwhile."""
+
+    def __init__(self, response: Any):
+        self._response = response
+
+    def framing(self) -> Callable[[bytes], bytes] | None:
+        """How a piece is framed on the socket; None while the head is not sent."""
+        if not self._response.headers_sent:
+            return None
+        return _chunk if self._response.chunked else _as_is
+
+
+def _chunk(piece: bytes) -> bytes:
+    return b"%X\r\n%s\r\n" % (len(piece), piece)
+
+
+def _as_is(piece: bytes) -> bytes:
+    return piece
+
+
 def _setting(name: str, default: float) -> float:
     return float(os.environ.get(f"TABLELOG_{name}", default))
 
@@ -70,6 +99,17 @@ class WebProcess(GeventWorker):
             " most one address may: close one, or wait for one to end"))
         self.held = AtOnce(self.most)
         super().init_process()
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        app = self.wsgi
+
+        def through(environ: dict[str, Any], start_response: Any) -> Any:
+            # gunicorn's start_response is its answer's method: the answer is what frames.
+            environ[THROUGH] = Through(start_response.__self__)
+            return app(environ, start_response)
+
+        self.wsgi = through
 
     def handle(self, listener: Any, client: socket.socket, addr: Any) -> None:
         # A Unix socket's peer has no address: all of them count as one.

@@ -1,11 +1,13 @@
 """The log as a stream: NDJSON a line an entry, or server-sent events that follow a live game.
 
-Following (`?follow=1`) sends the entries after `after`, then waits on the process's hub
-(`store.hub`: one `XREAD BLOCK` for every followed game, no polling, no Redis connection held
-by a follower) and sends each entry as it lands, redacted for the caller like every read. A
-connection lives at most `FOLLOW_SECONDS` (and ends once the game is finished), so a greenlet
-is never held for good: the client reconnects with `after` set to the last seq it got, or,
-with server-sent events, with the `Last-Event-ID` header that EventSource sends by itself.
+Following (`?follow=1`) sends the entries after `after`, then joins the game's audience in
+the process (`service.audience`: one greenlet writes each batch to every follower's socket),
+or, where there is none to join, waits on the process's hub itself (`store.hub`: one `XREAD
+BLOCK` for every followed game, no polling, no Redis connection held by a follower); each entry
+is sent as it lands, redacted for the caller like every read. A connection lives at most
+`FOLLOW_SECONDS` (and ends once the game is finished), so a greenlet is never held for good:
+the client reconnects with `after` set to the last seq it got, or, with server-sent events,
+with the `Last-Event-ID` header that EventSource sends by itself.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from __future__ import annotations
 import re
 import socket
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import gevent
@@ -25,6 +28,7 @@ from engine import log
 from engine.game import Viewer
 from engine.visibility import redact
 from schemas import api
+from service.audience import HEARTBEAT_S, THROUGH, Audiences, Member
 from service.auth import Seen
 from service.problems import Problem
 from store import Store
@@ -38,9 +42,6 @@ SSE_EVENTS = {
     "type": "string",
     "description": "server-sent events: `id` is the entry's seq, `data` its JSON",
 }
-# A follower waiting this long with nothing new gets a comment line (an event stream) or an
-# empty one, so a client that went away is noticed then.
-_SLICE_S = 5
 _PAGE = 500
 
 
@@ -53,25 +54,33 @@ def batch_of(entries: Iterable[dict[str, Any]]) -> Batch:
     return [(entry["seq"], orjson.dumps(entry)) for entry in entries]
 
 
-def ndjson(batches: Iterable[Batch | None]) -> Response:
-    def lines() -> Iterator[bytes]:
-        for batch in batches:
-            if batch:
-                yield b"".join(line + b"\n" for _, line in batch)
+@dataclass(frozen=True)
+class Form:
+    """How a stream writes its batches: NDJSON, or server-sent events."""
 
-    return Response(lines(), mimetype=NDJSON)
+    mimetype: str
+    opening: bytes  # written first, which sends the answer's head at once
+    heartbeat: bytes  # written after a while with nothing new
+    entries: Callable[[Batch], bytes]
+
+    def piece(self, batch: Batch | None) -> bytes:
+        return self.heartbeat if batch is None else self.entries(batch)
+
+    def response(self, pieces: Iterable[bytes]) -> Response:
+        headers = {"Cache-Control": "no-cache"} if self.mimetype == SSE else None
+        return Response(pieces, mimetype=self.mimetype, headers=headers)
 
 
-def server_sent(batches: Iterable[Batch | None]) -> Response:
-    def events() -> Iterator[bytes]:
-        yield b"retry: 1000\n\n"
-        for batch in batches:
-            if batch is None:
-                yield b": waiting\n\n"
-            elif batch:
-                yield b"".join(b"id: %d\ndata: %s\n\n" % event for event in batch)
+def _lines(batch: Batch) -> bytes:
+    return b"".join(line + b"\n" for _, line in batch)
 
-    return Response(events(), mimetype=SSE, headers={"Cache-Control": "no-cache"})
+
+def _events(batch: Batch) -> bytes:
+    return b"".join(b"id: %d\ndata: %s\n\n" % event for event in batch)
+
+
+LINES = Form(NDJSON, b"", b"", _lines)
+EVENTS = Form(SSE, b"retry: 1000\n\n", b": waiting\n\n", _events)
 
 
 # A seq as Last-Event-ID sends it: ASCII digits, within what a log can hold (api.HIGHEST_SEQ).
@@ -117,8 +126,23 @@ class Client:
     def __init__(self, environ: dict[str, Any]):
         self.waiter = Waiter()
         sock = environ.get("gunicorn.socket")
-        self._watch = (gevent.spawn(self._watch_end, sock)
-                       if sock is not None and is_module_patched("socket") else None)
+        served = sock is not None and is_module_patched("socket")
+        self._sock = sock
+        self._watch = gevent.spawn(self._watch_end, sock) if served else None
+        self._through = environ.get(THROUGH) if served else None  # service.server.Through
+
+    def member(self, seen: Seen, after: int, form: Form) -> Member | None:
+        """The follower as a member of its game's audience, where its socket may be written
+        past the server (its answer's head sent); None where it may not."""
+        framing = self._through.framing() if self._through is not None else None
+        if framing is None:
+            return None
+
+        def wire(entries: list[dict[str, Any]] | None) -> bytes:
+            piece = form.piece(None if entries is None else _batch(seen, entries))
+            return framing(piece) if piece else b""  # an empty chunk would end the answer
+
+        return Member(self.waiter, self._sock, (seen.viewer, form, framing), wire, after)
 
     def _watch_end(self, sock: socket.socket) -> None:
         try:
@@ -135,30 +159,39 @@ class Client:
             self._watch.kill(block=False)
 
 
-def following(
-    store: Store, seen: Seen, after: int, lifetime_s: float, client: Client
-) -> Iterator[Batch | None]:
-    """Entries after `after` as they land, in batches, for at most `lifetime_s`; None while
-    waiting.
+def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
+              client: Client, form: Form) -> Iterator[bytes]:
+    """The stream's pieces: entries after `after` as they land, for at most `lifetime_s`.
 
-    It reads the log itself until it has caught up, then waits on the process's hub, which
-    hands it what lands: a follower holds no Redis connection while it waits."""
+    It reads the log itself until it has caught up, then joins the game's audience, which
+    writes to it until it hands it back; where there is no audience to join (not under
+    gunicorn, or the audience is elsewhere in the log) it waits on the process's hub, which
+    hands it what lands. A follower holds no Redis connection while it waits."""
     deadline = time.monotonic() + lifetime_s
     finished, caught_up = seen.finished, False
+    yield form.opening
     try:
         while True:
-            if caught_up:
-                left = min(deadline - time.monotonic(), _SLICE_S)
-                found = store.hub.wait(seen.id, after, left, client.waiter) if left > 0 else []
-            else:
+            member = client.member(seen, after, form) if caught_up else None
+            if not caught_up:
                 found = store.log.entries(seen.id, after, limit=_PAGE)
                 caught_up = len(found) < _PAGE
+            elif member is not None and audiences.attend(seen.id, member, deadline):
+                after, finished, found = member.after, member.finished, None
+            else:
+                left = min(deadline - time.monotonic(), HEARTBEAT_S)
+                found = store.hub.wait(seen.id, after, left, client.waiter) if left > 0 else []
             if found:
-                yield [(e["seq"], _encoded(seen.id, e, seen.viewer)) for e in found]
+                yield form.piece(_batch(seen, found))
                 after, finished = found[-1]["seq"], found[-1]["type"] == log.FINISHED
             if finished or client.waiter.gone or time.monotonic() >= deadline:
                 return
-            if not found and caught_up:
-                yield None
+            if found == [] and caught_up:
+                yield form.heartbeat
     finally:
         client.forget()
+
+
+def _batch(seen: Seen, entries: list[dict[str, Any]]) -> Batch:
+    """Entries redacted for the caller and encoded (once a process for each viewer)."""
+    return [(e["seq"], _encoded(seen.id, e, seen.viewer)) for e in entries]

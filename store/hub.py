@@ -128,7 +128,7 @@ class Hub:
                     break
                 waiter.woken.wait(left)
         finally:
-            self._unfollow(game_id, followed, waiter)
+            self._unfollow(followed, waiter)
         if followed.last <= after or waiter.gone:
             return []
         kept = followed.after(after)
@@ -139,7 +139,8 @@ class Hub:
     def following(self) -> dict[str, int]:
         """How many requests wait on each followed game."""
         with self._lock:
-            return {game_id: len(f.urgent) + len(f.plain) for game_id, f in self._games.items()}
+            return {game_id: len(f.urgent) + len(f.plain) for game_id, f in self._games.items()
+                    if f.urgent or f.plain}
 
     def _follow(self, game_id: str, after: int, waiter: Waiter) -> _Followed:
         with self._lock:
@@ -153,13 +154,12 @@ class Hub:
             reader.take_up(game_id, followed)
         return followed
 
-    def _unfollow(self, game_id: str, followed: _Followed, waiter: Waiter) -> None:
-        """Forget a request that waits no more, and its game once nobody waits on it: the
-        reader stops reading it at its next XREAD."""
+    def _unfollow(self, followed: _Followed, waiter: Waiter) -> None:
+        """Forget a request that waits no more. Its game, once nobody waits on it, stays read
+        until the reader's XREAD ends (`positions`): a request that waits again at once (a
+        follower after each batch) finds the reader reading it, with no `take_up`."""
         with self._lock:
             followed.waiting(waiter).discard(waiter)
-            if not (followed.urgent or followed.plain) and self._games.get(game_id) is followed:
-                del self._games[game_id]
 
     def _reader_for(self, game_id: str) -> _Reader:
         """The reader of the game's group, started when it has none (under the lock)."""
@@ -171,10 +171,15 @@ class Hub:
         return reader
 
     def positions(self, group: str) -> dict[str, _Followed] | None:
-        """The group's followed games, which its reader reads past their last seq; None
-        once the group has none left (its reader ends)."""
+        """The group's followed games, which its reader reads past their last seq, once the
+        games nobody waits on any more are dropped; None once the group has none left (its
+        reader ends)."""
         with self._lock:
-            wanted = {g: f for g, f in self._games.items() if group in ("", g)}
+            mine = [g for g in self._games if group in ("", g)]
+            for game_id in mine:
+                if not self._games[game_id].waiters:
+                    del self._games[game_id]
+            wanted = {g: self._games[g] for g in mine if g in self._games}
             if not wanted:
                 self._readers.pop(group, None)
                 return None
