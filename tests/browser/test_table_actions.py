@@ -43,7 +43,9 @@ def accepted(page) -> None:
 
 
 def table_side(client, game) -> dict:
-    return client.get(game.url("/state"), headers=game.table).json["state"]["table"]
+    """The table's side of the state: none once nothing is left at the table."""
+    state = client.get(game.url("/state"), headers=game.table).json["state"]
+    return state.get("table") or {"proposal": None, "conceded": []}
 
 
 def test_a_seat_proposes_a_takeback_and_the_others_accept_it_from_their_pages(context, web, client):
