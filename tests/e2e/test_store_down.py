@@ -25,7 +25,8 @@ from tests.e2e.served import serve
 from tests.lossy import LossyProxy
 
 # The API's routes that read no stored game: they keep answering with Redis down.
-WITHOUT_STORE = {"/v1/boards/{name}", "/v1/replays/verify", "/v1/replays/views", "/v1/titles"}
+WITHOUT_STORE = {"/v1/boards/{name}", "/v1/replays/verify", "/v1/replays/views", "/v1/titles",
+                 "/v1/keys"}
 METHODS = {"get", "post", "put"}
 OPERATOR = "operator-token"
 
@@ -48,8 +49,9 @@ def every_request(spec, game, replay):
         "/v1/games/{game_id}/replay": replay,
         "/v1/replays/verify": replay,
         "/v1/replays/views": replay,
+        "/v1/games/{game_id}/seats/{seat}/key": {"public_key": "A" * 43},
     }
-    values = {"game_id": game.id, "seq": "2", "number": "1", "name": "keltis-nwnz"}
+    values = {"game_id": game.id, "seq": "2", "number": "1", "name": "keltis-nwnz", "seat": "0"}
     for path, operations in spec["paths"].items():
         url = re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
         for method in METHODS & set(operations):
@@ -71,7 +73,7 @@ def test_every_endpoint_answers_503_with_retry_after_while_redis_is_down(own_red
 
         def send(request):
             path, method, url, body = request
-            token = bearer(OPERATOR) if method == "put" else game.seat(0)
+            token = bearer(OPERATOR) if path.endswith("/replay") else game.seat(0)
             if method == "get":
                 return path, http.get(url, headers=token)
             return path, getattr(http, method)(url, json=body, headers=token)
