@@ -46,14 +46,33 @@ def flagged(section) -> list[tuple[int, str]]:
         "els => els.map(e => [e.dataset.seq, e.dataset.what])")]
 
 
-def test_a_seat_signs_its_moves_from_its_page_and_its_receipts_expose_a_rewrite(context, web,
-                                                                                client):
+def test_a_seat_signs_its_moves_from_its_page_and_its_receipts_expose_a_rewrite(browser, context,
+                                                                                web, client):
     game = create(client, "coloretto", ["ann", "bob", "cid"], options={"deals": 1})
     page = context.new_page()
     page.goto(f"{web}/games/{game.id}#seat={game.tokens[0]}")
     ready(page)
     page.click("#sign-my-moves")
     page.wait_for_selector("#signing-state[data-signs='true']")
+    # The private key stays in this browser's IndexedDB, and cannot be taken out of it.
+    held = page.evaluate("""(name) => new Promise((resolve) => {
+        indexedDB.open("tablelog").onsuccess = (opened) => {
+            const keys = opened.target.result.transaction("seat-keys").objectStore("seat-keys");
+            const got = keys.get(name);
+            got.onsuccess = () => resolve([got.result.privateKey.type,
+                                           got.result.privateKey.extractable, got.result.public]);
+        };
+    })""", f"{game.id}/0")
+    assert held[:2] == ["private", False]
+    # Another browser opening the seat's link does not hold the key: it says where moves are made.
+    elsewhere = browser.new_context()
+    try:
+        other = elsewhere.new_page()
+        other.goto(f"{web}/games/{game.id}#seat={game.tokens[0]}")
+        other.wait_for_selector("#signing-state[data-signs='elsewhere']")
+        assert "must be signed where that key is" in other.locator("#signing").text_content()
+    finally:
+        elsewhere.close()
 
     # ann plays from her page, the others through the API, until she made three moves.
     rnd, clicked = random.Random(30), 0
@@ -76,7 +95,7 @@ def test_a_seat_signs_its_moves_from_its_page_and_its_receipts_expose_a_rewrite(
 
     entries = client.get(game.url("/events?limit=5000"), headers=game.table).json["events"]
     (registered,) = [e for e in entries if e["type"] == "seat-key-registered"]
-    assert registered["seat"] == 0
+    assert registered["seat"] == 0 and registered["public_key"] == held[2]
     mine = [e for e in entries if e["type"] == "move-submitted" and e["seat"] == 0]
     assert len(mine) == 4 and mine[-1]["move"] == {"type": "abandon"}
     for entry in mine:
