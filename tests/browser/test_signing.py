@@ -139,6 +139,24 @@ def test_a_seat_signs_its_moves_from_its_page_and_its_receipts_expose_a_rewrite(
     assert f"the replay differs from what the server signed at entry {first}" in said
 
 
+def test_a_seat_keyed_meanwhile_elsewhere_is_told_where_its_moves_are_signed(context, web, client):
+    game = create(client, "coloretto", ["ann", "bob", "cid"], options={"deals": 1})
+    # The page is not told of new entries live: it learns of the key from the 409 alone.
+    context.route("**/events?follow=*", lambda route: route.abort())
+    context.expected_errors = ("ERR_FAILED",)
+    page = context.new_page()
+    page.goto(f"{web}/games/{game.id}#seat={game.tokens[0]}")
+    ready(page)
+    page.wait_for_selector("#sign-my-moves")
+    public = b64(Ed25519PrivateKey.generate().public_key().public_bytes_raw())
+    put = client.put(game.url("/seats/0/key"), json={"public_key": public}, headers=game.seat(0))
+    assert put.status_code == 201
+    page.click("#sign-my-moves")
+    page.wait_for_selector("#signing-state[data-signs='elsewhere']")
+    entries = client.get(game.url("/events"), headers=game.table).json["events"]
+    assert [e["type"] for e in entries] == ["game-created", "seat-key-registered"]
+
+
 def test_the_replay_page_checks_with_the_network_cut_off(context, web, client):
     private = Ed25519PrivateKey.generate()
     game = create(client, "coloretto", ["ann", "bob", "cid"], options={"deals": 1},
