@@ -1,5 +1,7 @@
 // The API as the pages use it: JSON calls that raise a Problem, and the two sources a viewer
-// steps through (a stored game, or a replay file with no stored game).
+// steps through (a stored game, or a replay file with no stored game). Every receipt an answer
+// carries is kept (kept.js).
+import { keepReceipt } from "./kept.js";
 
 export class Problem extends Error {
   constructor(body) {
@@ -20,6 +22,18 @@ export async function call(path, { token, method = "GET", body, accept } = {}) {
   const data = await answer.json();
   if (!answer.ok) throw new Problem(data);
   return data;
+}
+
+/** `answer`, its receipt kept: a refused move's verdict (422) carries one too. */
+export async function receipted(answer) {
+  try {
+    const data = await answer;
+    keepReceipt(data.receipt);
+    return data;
+  } catch (error) {
+    if (error instanceof Problem) keepReceipt(error.body.receipt);
+    throw error;
+  }
 }
 
 let known = null;
@@ -61,7 +75,11 @@ export class StoredGame {
   legalMoves() { return this.get("/legal-moves"); }
 
   post(tail, body) {
-    return call(this.base + tail, { token: this.token, method: "POST", body });
+    return receipted(call(this.base + tail, { token: this.token, method: "POST", body }));
+  }
+
+  put(tail, body) {
+    return receipted(call(this.base + tail, { token: this.token, method: "PUT", body }));
   }
 
   audit(claimed) { return this.post("/audit?wait=10", { claimed }); }

@@ -2,7 +2,7 @@
 // first, filtered and paged. After creating, every link is shown with a copy button and kept in
 // this browser (held.js); a token rides in the URL fragment, which a browser never sends, so it
 // never reaches a server log.
-import { call, titles } from "./api.js";
+import { call, receipted, titles } from "./api.js";
 import { el } from "./dom.js";
 import { copyButton, heldGames, heldLinks, hold, link } from "./held.js";
 import { drawOptions, fitOptions, readOptions } from "./options.js";
@@ -56,7 +56,7 @@ async function create(event) {
   const body = { game: spec.name, players: players(), options: readOptions($("options"), spec, players().length) };
   if ($("new-seed").value) body.seed = $("new-seed").value;
   try {
-    const game = await call("/v1/games", { method: "POST", body });
+    const game = await receipted(call("/v1/games", { method: "POST", body }));
     const created = { game: spec.name, players: body.players, table: game.table_token,
                       seats: Object.fromEntries(game.seats.map((s) => [s.seat, s.token])) };
     hold(game.id, created);

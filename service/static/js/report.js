@@ -2,7 +2,7 @@
 // total the recomputed one, the difference and the components that make it.
 import { el } from "./dom.js";
 
-function verdict(value, yes, no, unknown) {
+export function verdict(value, yes, no, unknown) {
   if (value === null || value === undefined) return el("span", { class: "unknown", text: unknown });
   return el("span", { class: value ? "good" : "bad", text: value ? yes : no });
 }
@@ -31,10 +31,7 @@ export function drawReport(container, report, players, go) {
         "not revealed yet")),
       el("li", {}, "verdicts and scores: ", verdict(report.replay_ok, "recomputed the same",
         "differ", "not rebuilt"))),
-    report.mismatches.length ? el("div", { class: "mismatches" }, el("h4", { text: "what breaks" }),
-      el("ul", {}, report.mismatches.map((m) => el("li", { class: "mismatch", "data-seq": m.seq },
-        el("a", { href: `?at=${m.seq}`, onclick: (e) => { e.preventDefault(); go(m.seq); } },
-          `entry ${m.seq}`), `: ${m.what}`)))) : null,
+    whatBreaks(report.mismatches, go),
     report.redacted && report.redacted.length ? el("p", { class: "unknown" },
       `${report.redacted.length} entries were withheld from whoever downloaded this replay`) : null,
     (report.claims || []).map((c) => el("div", { class: "claim", "data-seat": c.seat },
@@ -43,6 +40,15 @@ export function drawReport(container, report, players, go) {
       el("ul", { class: "components" }, c.components.map((k) => el("li", {},
         `${k.label}: ${k.points} (${k.detail}; entries ${k.events.join(", ")})`))))),
   ));
+}
+
+/** The entries that do not check out, each linked to its step, with why when it is said. */
+export function whatBreaks(mismatches, go) {
+  if (!mismatches.length) return null;
+  return el("div", { class: "mismatches" }, el("h4", { text: "what breaks" }),
+    el("ul", {}, mismatches.map((m) => el("li", { class: "mismatch", "data-seq": m.seq, "data-what": m.what },
+      el("a", { href: `?at=${m.seq}`, onclick: (e) => { e.preventDefault(); go(m.seq); } },
+        `entry ${m.seq}`), `: ${m.what}`, m.detail ? ` (${m.detail})` : ""))));
 }
 
 function signed(n) {

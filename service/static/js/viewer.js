@@ -1,12 +1,16 @@
 // The viewer: a stored game (`/games/{id}`, with a token in the fragment to play a seat) or a
 // replay file (`/replay`), stepped through entry by entry from one request for the views of
-// every step; a running game is followed live through the API's follow stream.
+// every step; a running game is followed live through the API's follow stream. A seat may sign
+// its moves here (signing.js), and either page checks its replay in the browser (checked.js).
 import { call, Problem, ReplayFile, StoredGame, titles } from "./api.js";
+import { checkHere, drawChecked } from "./checked.js";
 import { el } from "./dom.js";
 import { drawReport } from "./report.js";
 import { held, heldLinks, hold } from "./held.js";
+import { serverKeys } from "./kept.js";
 import { drawScore, placed, points } from "./score.js";
 import { label, sentence } from "./sentences.js";
+import { SeatSigning } from "./signing.js";
 import { TableActions, takenBack, undoneBy } from "./table_actions.js";
 const $ = (id) => document.getElementById(id);
 const LISTED = 40;
@@ -15,10 +19,11 @@ const LISTED = 40;
 const page = {
   source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
   entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], scoreKept: false,
-  legal: null, targets: new Map(), listed: [], live: null, undone: new Set(),
+  legal: null, targets: new Map(), listed: [], live: null, undone: new Set(), signing: null,
+  document: null, givenKeys: null,
 };
 const actions = new TableActions($("table-actions"), $("clock"), submit);
-window.tablelog = { openMs: null, redraws: [], ready: false, version: 0, verdicts: 0 };
+window.tablelog = { openMs: null, redraws: [], ready: false, version: 0, verdicts: 0, keysKept: false };
 
 function say(text, kind = "info") {
   $("message").replaceChildren(text ? el("p", { class: kind, text }) : "");
@@ -37,6 +42,8 @@ function over() {
 
 async function open() {
   wireTimeline();
+  // The server's keys are asked for once and kept: a replay is checked later with no server.
+  serverKeys().then(() => { window.tablelog.keysKept = true; });
   if (location.pathname === "/replay") {
     $("file").hidden = false;
     wireFile();
@@ -76,7 +83,11 @@ async function load(source) {
       page.steps = views.steps;
     }
     drawHeader();
-    if (source instanceof StoredGame) offerHeld(source);
+    if (source instanceof StoredGame) {
+      offerHeld(source);
+      page.signing = new SeatSigning($("signing"), source, sync);
+      $("verify-here").hidden = false;
+    }
     drawAuditForm();
     const asked = Number(new URLSearchParams(location.search).get("at"));
     go(asked >= 1 && asked <= version() ? asked : version());
@@ -306,6 +317,7 @@ async function refreshLegal() {
   const source = page.source;
   const plays = source instanceof StoredGame && source.token && !over();
   $("play").hidden = !plays;
+  await page.signing?.draw(typeof page.viewer === "number" ? page.viewer : null, page.entries, !over());
   if (!plays) {
     page.legal = null;
     offerTableActions();
@@ -384,7 +396,9 @@ async function submit(choice) {
   if (page.viewer === "table") body.seat = choice.seat;
   $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move, page.spec, page.summary.players)}…` }));
   try {
-    await page.source.post("/moves?wait=5", body);
+    // Signed at the version the choice was offered at: a move signed for another is refused.
+    const signed = page.signing ? await page.signing.signed(body, page.legal ? page.legal.version : version()) : body;
+    await page.source.post("/moves?wait=5", signed);
     $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move, page.spec, page.summary.players)}` }));
   } catch (error) {
     $("verdict").replaceChildren(el("p", { class: "bad", id: "last-verdict",
@@ -472,6 +486,21 @@ async function audit(event) {
   }
 }
 
+/** The replay checked here, asking the server nothing but the replay itself (a stored game's). */
+async function verifyHere() {
+  $("checked").textContent = "checking in this browser…";
+  try {
+    page.document = page.source instanceof ReplayFile ? page.document : await page.source.replay();
+    const checked = await checkHere(page.document, page.givenKeys);
+    drawChecked($("checked"), checked, go);
+    for (const m of checked.mismatches) $(`e${m.seq}`)?.classList.add("broken");
+    return checked;
+  } catch (error) {
+    $("checked").textContent = error.message;
+    return null;
+  }
+}
+
 async function download() {
   const document_ = await page.source.replay();
   const link = el("a", {
@@ -493,6 +522,21 @@ function wireFile() {
     zone.classList.remove("over");
     if (e.dataTransfer.files[0]) openFile(e.dataTransfer.files[0]);
   });
+  const keys = $("keys-file");
+  keys.addEventListener("change", () => keys.files[0] && giveKeys(keys.files[0]));
+}
+
+/** The server's keys from a file (a saved `/v1/keys`): a replay open is checked again with them. */
+async function giveKeys(file) {
+  try {
+    const given = JSON.parse(await file.text());
+    if (!Array.isArray(given.keys)) throw new Error("it has no list of keys");
+    page.givenKeys = given;
+  } catch (error) {
+    say(`${file.name} is not the server's keys (a /v1/keys document): ${error.message}`, "error");
+    return;
+  }
+  if (page.document) await verifyHere();
 }
 
 async function openFile(file) {
@@ -504,18 +548,25 @@ async function openFile(file) {
     return;
   }
   const source = new ReplayFile(document_);
+  page.source = source;
+  page.document = document_;
+  // Checked here first, so that what the browser found stands whatever the server answers.
+  const checked = await verifyHere();
   say(`verifying ${file.name}…`);
   let report;
   try {
     report = await source.verify();
   } catch (error) {
-    say(`${file.name} is not a replay: ${error.message}`, "error");
+    const unreachable = !(error instanceof Problem);
+    say(unreachable ? `the server cannot be reached: ${file.name} was checked in this browser only${checked ? "" : " (it failed)"}, and its table cannot be drawn`
+      : `${file.name} is not a replay: ${error.message}`, unreachable ? "warning" : "error");
     return;
   }
   say("");
   await load(source);
   drawReport($("report"), report, page.summary.players, go);
-  for (const m of report.mismatches) $(`e${m.seq}`)?.classList.add("broken");
+  // The log is drawn afresh by load: the entries the browser's check flagged are marked again.
+  for (const m of [...report.mismatches, ...(checked ? checked.mismatches : [])]) $(`e${m.seq}`)?.classList.add("broken");
   if (report.mismatches.length) {
     say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.what})`).join(", ")}`, "error");
   } else if (!report.ok) {
@@ -527,6 +578,7 @@ async function openFile(file) {
 }
 
 $("audit-form").addEventListener("submit", audit);
+$("verify-here").addEventListener("click", verifyHere);
 // Another seat's link differs from this page's address by its fragment only: open it afresh.
 window.addEventListener("hashchange", () => location.reload());
 $("move-filter").addEventListener("input", () => drawMoves());
