@@ -16,6 +16,7 @@ id that holds it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from datetime import datetime
 from typing import Any
@@ -25,7 +26,9 @@ from engine.audit import replay_secret
 from service import handlers
 from service.problems import Problem
 from store import Store
+from store.connection import FULL, UNREACHABLE
 from store.projections import Projection
+from workers import queue
 
 # What `POST /v1/games` hands out (secrets.token_urlsafe): braces would break the hash tag.
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -53,6 +56,11 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
     loaded = store.games.load(game_id, entries, {"seed": seed, "decks": decks}, projection)
     _same_game(game_id, (loaded.version, loaded.hash), ours)
     handlers.replicated(store, game_id)
+    if loaded.written:
+        # An ended game: kept as one record (`workers.compaction`); should the job not be
+        # queued, the game stays live, whole, until the sweep of ended games.
+        with contextlib.suppress(*UNREACHABLE, FULL):
+            queue.enqueue_compaction(store.queues, game_id)
     return (201 if loaded.written else 200), _imported(game_id, created, ours, loaded.written)
 
 

@@ -247,6 +247,10 @@ class Games:
                 g for g in tied[0] if g > mark]
         return [(g.decode(), at) for g in rest] + [(g.decode(), score) for g, score in found]
 
+    def finished_count(self) -> int:
+        """How many games are listed among the finished ones (and abandoned)."""
+        return self.redis.zcard(keys.FINISHED)
+
     def finishing(self, game_id: str) -> None:
         """List a game among the finished ones, before the entry that finishes it is appended:
         should that append fail, a listing finds its status still in progress and skips it."""

@@ -18,6 +18,8 @@ Per game:
 - `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
 - `tl:{id}:audit-of:<digest>` the number of the audit a request (version and claim) made;
 - `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while;
+- `tl:{id}:compact`   an ended game as one record, in place of its log, idempotency keys,
+                      verdict index, lock and engine state (`store.compacted`);
 - `tl:{id}:nudge:<n>` a stream an append of nonce n refused writes to, read by the verdict wait
                       sent with it (`store.log`), gone after a second.
 A token's rate-limit count (`store.counts`, `rate_count`) names its game's `{id}` too, so
@@ -130,6 +132,10 @@ class GameKeys:
     @property
     def steps(self) -> str:
         return f"{self.tag}:steps"
+
+    @property
+    def compact(self) -> str:
+        return f"{self.tag}:compact"
 
 
 # A verdict spells a game's keys a dozen times between the web and the worker.

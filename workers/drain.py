@@ -45,7 +45,7 @@ from store.batch import Answer, Batch
 from store.locks import Judging, Locked
 from store.log import Appended, Outcome
 from store.scheduler import AT_ONCE, WAIT_AT_ONCE_S, Claim, Ring, Settling
-from workers import validation
+from workers import queue, validation
 from workers.validation import STATES, Handed, Held, States, Verdicts
 
 _log = logging.getLogger(__name__)
@@ -271,7 +271,18 @@ class Drain:
             self.states.forget(part.game)
             return 0
         self.states.keep(part.game, Held(verdicts.last, verdicts.state, verdicts.rules, head))
+        if verdicts.rules.is_over(verdicts.state):
+            self._compact(part.game)
         return len(verdicts.writing.verdicts)
+
+    def _compact(self, game_id: str) -> None:
+        """Have a game that just ended compacted. Should the job not be queued (Redis went
+        away, or is full), the game stays live, whole, until `python -m workers.compaction`."""
+        try:
+            queue.enqueue_compaction(self.store.queues, game_id)
+        except RedisError:
+            _log.warning("game %s ended; its compaction could not be queued", game_id,
+                         exc_info=True)
 
     def _release(self, game_id: str) -> None:
         """Release this drain's claim on a game it is done with, with its next claim."""
