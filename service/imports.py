@@ -28,7 +28,6 @@ from service.problems import Problem
 from store import Store
 from store.connection import FULL, UNREACHABLE
 from store.projections import Projection
-from workers import queue
 
 # What `POST /v1/games` hands out (secrets.token_urlsafe): braces would break the hash tag.
 _GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -57,10 +56,10 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
     _same_game(game_id, (loaded.version, loaded.hash), ours)
     handlers.replicated(store, game_id)
     if loaded.written:
-        # An ended game: kept as one record (`workers.compaction`); should the job not be
-        # queued, the game stays live, whole, until the sweep of ended games.
+        # An ended game: kept as one record a while later (`store.compacted`); should Redis
+        # refuse, the game stays live, whole, until the sweep of ended games.
         with contextlib.suppress(*UNREACHABLE, FULL):
-            queue.enqueue_compaction(store.queues, game_id)
+            store.compacted.ended(game_id)
     return (201 if loaded.written else 200), _imported(game_id, created, ours, loaded.written)
 
 

@@ -14,12 +14,18 @@ entry as stored with its `hash` left empty in its place. Reading a record recomp
 hash and checks the chain ends at the stored head and at meta's: a record that does not is
 `Broken`, a loud failure, never an answer. What reading recomputes is kept for the next reader
 in a small cache of the process (`KEPT` games): a record never changes once written.
+
+A game that ends is listed among the ended ones (`ended`), and compacted a while later
+(`workers.compaction`): an auditing worker's beat takes the games whose while is over
+(`take`), leasing each for a time, so that a game whose compaction died with its worker is
+taken again, and lets it go once compacted (`done`).
 """
 
 from __future__ import annotations
 
 import collections
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +71,16 @@ KEPT_FIELDS = (Field.JUDGED, Field.AT, Field.STATUS, Field.TO_ACT, Field.ROUND)
 # Compacted games a process keeps read (their entries' JSON, hashes recomputed): a Coloretto
 # game of four is some 300 KB of it.
 KEPT = 32
+
+
+# Take the games of the sorted set KEYS[1] scored at most ARGV[1]'s `due` (at most `most`),
+# scoring each `until` instead: one beat takes each, and takes it again once that lapses.
+_TAKE = """
+local a = cjson.decode(ARGV[1])
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', a.due, 'LIMIT', 0, a.most)
+for _, game in ipairs(due) do redis.call('ZADD', KEYS[1], a['until'], game) end
+return due
+"""
 
 
 class Broken(Exception):
@@ -122,6 +138,7 @@ class Compacted:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._compact = client.register_script(_COMPACT)
+        self._take = client.register_script(_TAKE)
         self._kept: collections.OrderedDict[str, Record] = collections.OrderedDict()
         self._lock = threading.Lock()
 
@@ -133,6 +150,21 @@ class Compacted:
         gone = [k.log, k.idem, k.verdict, k.lock, k.ack, k.steps]
         return self._compact(keys=[k.meta, k.proj, keys.game(game_id).compact, *gone],
                              args=[orjson.dumps(args), record]).decode()
+
+    def ended(self, game_id: str) -> None:
+        """List a game that just ended, to be compacted."""
+        self.redis.zadd(keys.ENDED, {game_id: time.time()}, nx=True)
+
+    def take(self, most: int, after_s: float, lease_s: float) -> list[str]:
+        """Up to `most` games that ended at least `after_s` ago (or whose lease lapsed), each
+        leased for `lease_s`."""
+        now = time.time()
+        args = {"due": now - after_s, "until": now + lease_s - after_s, "most": most}
+        return [g.decode() for g in self._take(keys=[keys.ENDED], args=[orjson.dumps(args)])]
+
+    def done(self, game_id: str) -> None:
+        """A game is no longer to be compacted: it is, or cannot be."""
+        self.redis.zrem(keys.ENDED, game_id)
 
     def cached(self, game_id: str) -> Record | None:
         """The game's record if this process read it lately."""

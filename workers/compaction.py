@@ -1,10 +1,10 @@
 """Compacting ended games: each written as one record in place of its live keys.
 
-`compact` is the job a game gets once it ends (queued by the drain that wrote its end, or by
-its import): it reads the game, checks its log chains to its head, and hands the record to
-`store.compacted`, whose one script swaps the live keys for it. It writes nothing but that
-script, so a worker killed anywhere leaves the game live, or compacted; and run twice it finds
-the game compacted already.
+`compact_listed` is the job a game gets a while after it ends (`store.compacted`). It reads
+the game, checks its log chains to its head, and hands the record to `store.compacted`, whose
+one script swaps the live keys for it. It writes nothing but that script, so a worker killed
+anywhere leaves the game live, or compacted; and run twice it finds the game compacted
+already.
 
 `python -m workers.compaction` compacts every game that ended before compaction existed (or
 whose job was lost), with a progress bar: games already compacted are skipped a page at a
@@ -39,6 +39,15 @@ class Compaction(StrEnum):
     MOVED = "moved"  # its head moved between the reads and the write: compacted next time
     MISSING = "missing"
     BROKEN = "broken"  # its live log does not chain to its head: left as it is, and logged
+
+
+def compact_listed(store: Store, game_id: str) -> Compaction:
+    """The job: compact a game listed among the ended ones, then unlist it, unless its head
+    moved meanwhile (it is taken again when its lease lapses)."""
+    done = compact(store, game_id)
+    if done != Compaction.MOVED:
+        store.compacted.done(game_id)
+    return done
 
 
 def compact(store: Store, game_id: str) -> Compaction:

@@ -45,7 +45,7 @@ from store.batch import Answer, Batch
 from store.locks import Judging, Locked
 from store.log import Appended, Outcome
 from store.scheduler import AT_ONCE, WAIT_AT_ONCE_S, Claim, Ring, Settling
-from workers import queue, validation
+from workers import validation
 from workers.validation import STATES, Handed, Held, States, Verdicts
 
 _log = logging.getLogger(__name__)
@@ -276,12 +276,12 @@ class Drain:
         return len(verdicts.writing.verdicts)
 
     def _compact(self, game_id: str) -> None:
-        """Have a game that just ended compacted. Should the job not be queued (Redis went
-        away, or is full), the game stays live, whole, until `python -m workers.compaction`."""
+        """Have a game that just ended compacted a while later (`store.compacted`). Should
+        Redis refuse, the game stays live, whole, until `python -m workers.compaction`."""
         try:
-            queue.enqueue_compaction(self.store.queues, game_id)
+            self.store.compacted.ended(game_id)
         except RedisError:
-            _log.warning("game %s ended; its compaction could not be queued", game_id,
+            _log.warning("game %s ended; it could not be listed for compaction", game_id,
                          exc_info=True)
 
     def _release(self, game_id: str) -> None:

@@ -54,7 +54,7 @@ def audit(game_id: str, number: int) -> bool:
 
 
 def compact(game_id: str) -> str:
-    return compaction.compact(_store(), game_id)
+    return compaction.compact_listed(_store(), game_id)
 
 
 def _audit(store: Store, game_id: str, number: int) -> bool:
