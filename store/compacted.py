@@ -9,11 +9,13 @@ finds either the live keys or the record, never neither.
 
 The record is a zstd frame, compressed with the dictionary shipped in the repository
 (`store.dictionary`), of one JSON object: `version` and `head` (the last entry's hash, as meta
-holds it too), `state` (the projections' engine state text, byte for byte) and `entries`, each
-entry as stored with its `hash` left empty in its place. Reading a record recomputes every
-hash and checks the chain ends at the stored head and at meta's: a record that does not is
-`Broken`, a loud failure, never an answer. What reading recomputes is kept for the next reader
-in a small cache of the process (`KEPT` games): a record never changes once written.
+holds it too), `entries`, each without its hash and what else the others tell
+(`store.packed`), and `state`, the projections' engine state text, only when folding the log
+does not give it back byte for byte (it always has: an audit checks as much). Reading a record
+recomputes every hash and checks the chain ends at the stored head and at meta's: a record
+that does not is `Broken`, a loud failure, never an answer. What reading recomputes (and the
+state and score folded again) is kept for the next reader in a small cache of the process
+(`KEPT` games): a record never changes once written.
 
 A game that ends is listed among the ended ones (`ended`), and compacted a while later
 (`workers.compaction`): an auditing worker's beat takes the games whose while is over
@@ -33,9 +35,11 @@ from typing import Any
 import orjson
 import redis
 
+from engine import log
 from engine.log import GENESIS, chain_hash
 from store import dictionary, keys
-from store.projections import Field, Status
+from store.packed import packed, unpacked
+from store.projections import Field, Status, state_json
 
 # KEYS: the game's meta, proj, record, then every key a compacted game no longer has. ARGV[1]
 # is {version, hash, kept} (the head the record was made of, the proj fields kept), ARGV[2]
@@ -94,14 +98,22 @@ class Broken(Exception):
 
 @dataclass
 class Record:
-    """A compacted game as read: its entries' JSON (as a live log's stream holds them) and its
-    final engine state's, and its score's once a reader computed it."""
+    """A compacted game as read: its entries' JSON (as a live log's stream holds them), its
+    secret, and its final engine state's and its score's once a reader needed them."""
 
     version: int
     head: str
-    state: bytes
     entries: tuple[bytes, ...]
+    secret: tuple[str, list[list[str]]]
+    state: bytes | None = field(default=None, compare=False)
     score: bytes | None = field(default=None, compare=False)
+
+    def final_state(self) -> bytes:
+        """The engine state's JSON, as the projections held it (folded again unless the record
+        holds it)."""
+        if self.state is None:
+            self.state = final_state(self.read(), *self.secret).encode()
+        return self.state
 
     def read(self, after: int = 0, upto: int | None = None, limit: int | None = None
              ) -> list[dict[str, Any]]:
@@ -110,19 +122,29 @@ class Record:
         return [orjson.loads(e) for e in (found if limit is None else found[:limit])]
 
 
-def encode(entries: Sequence[dict[str, Any]], state: bytes | str) -> bytes:
-    """The record of an ended game: its whole log (chained, numbered from 1) and final state."""
-    blanked = [{key: "" if key == "hash" else value for key, value in e.items()} for e in entries]
-    text = state.decode() if isinstance(state, bytes) else state
-    document = {"version": len(entries), "head": entries[-1]["hash"], "state": text,
-                "entries": blanked}
+def final_state(entries: Sequence[dict[str, Any]], seed: str, decks: Sequence[Sequence[str]]
+                ) -> str:
+    """The JSON of the state a whole log folds to, as the projections write it."""
+    created = entries[0]
+    game = log.rules(created)
+    return state_json(game.encode(log.state_at(game, log.table_of(created, seed, decks), entries)))
+
+
+def encode(entries: Sequence[dict[str, Any]], state: bytes | str | None) -> bytes:
+    """The record of an ended game: its whole log (chained, numbered from 1) and, unless None
+    (folding the log gives it back), its final state's JSON."""
+    document: dict[str, Any] = {"version": len(entries), "head": entries[-1]["hash"],
+                                "entries": packed(entries)}
+    if state is not None:
+        document["state"] = state.decode() if isinstance(state, bytes) else state
     return dictionary.compressor().compress(orjson.dumps(document))
 
 
-def decode(game_id: str, raw: bytes, meta_head: str | None) -> Record:
+def decode(game_id: str, raw: bytes, meta_head: str | None,
+           secret: tuple[str, list[list[str]]]) -> Record:
     """A record read back, every hash recomputed and checked (`Broken`)."""
     document = orjson.loads(dictionary.decompressor().decompress(raw))
-    head, entries, previous = document["head"], document["entries"], GENESIS
+    head, entries, previous = document["head"], unpacked(document["entries"]), GENESIS
     for seq, entry in enumerate(entries, start=1):
         if entry.get("seq") != seq:
             raise Broken(game_id, entries, head, f"entry {seq} is numbered {entry.get('seq')}")
@@ -130,8 +152,9 @@ def decode(game_id: str, raw: bytes, meta_head: str | None) -> Record:
     if previous != head or (meta_head is not None and head != meta_head):
         raise Broken(game_id, entries, meta_head or head,
                      f"its entries chain to {previous}, its head is {meta_head or head}")
-    return Record(len(entries), head, document["state"].encode(),
-                  tuple(orjson.dumps(e) for e in entries))
+    state = document.get("state")
+    return Record(len(entries), head, tuple(orjson.dumps(e) for e in entries), secret,
+                  None if state is None else state.encode())
 
 
 class Compacted:
@@ -178,18 +201,26 @@ class Compacted:
         """The game's record, None if the game is not compacted (or does not exist)."""
         if (found := self.cached(game_id)) is not None:
             return found
+        k = keys.game(game_id)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.get(keys.game(game_id).compact)
-        pipe.hget(keys.game(game_id).meta, "hash")
-        raw, meta_head = pipe.execute()
+        pipe.get(k.compact)
+        pipe.hget(k.meta, "hash")
+        pipe.hmget(k.secret, "seed", "decks")
+        raw, meta_head, (seed, decks) = pipe.execute()
         if raw is None:
             return None
-        record = decode(game_id, raw, meta_head.decode() if meta_head else None)
+        record = decode(game_id, raw, meta_head.decode() if meta_head else None,
+                        (seed.decode(), orjson.loads(decks)))
         with self._lock:
             self._kept[game_id] = record
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
         return record
+
+    def forget(self) -> None:
+        """Empty this process's cache: the next read of each record is a cold one."""
+        with self._lock:
+            self._kept.clear()
 
     def compacted(self, game_ids: Sequence[str]) -> list[bool]:
         """Which of `game_ids` are compacted, in one round trip."""

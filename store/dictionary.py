@@ -3,11 +3,12 @@
 A finished game's log is a few hundred small entries that all look alike across games (the same
 keys, moves and facts): a dictionary of what they share, shipped in the repository
 (`compaction.zdict`), saves zstd from learning it again in every record. It is trained on the
-golden replays (tests/golden), each entry a sample, its `hash` blanked as compaction blanks it.
+golden replays (tests/golden), each entry a sample, packed as a record holds it
+(`store.packed`).
 
-Every zstd frame names the dictionary it was written with; a record names it too
-(`store.compacted`), so a dictionary trained again later is shipped beside this one, never in its
-place: records written with this one must stay readable. `python -m store.dictionary` trains it
+Every zstd frame names the id of the dictionary it was written with: a dictionary trained again
+later is shipped beside this one, never in its place, for records written with this one must
+stay readable. `python -m store.dictionary` trains it
 again into a new file and prints its id.
 """
 
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import orjson
 import zstandard
+
+from store.packed import packed
 
 _HERE = Path(__file__).resolve().parent
 SHIPPED = _HERE / "compaction.zdict"
@@ -44,17 +47,11 @@ def decompressor() -> zstandard.ZstdDecompressor:
     return zstandard.ZstdDecompressor(dict_data=shipped())
 
 
-def blanked(entry: dict) -> dict:
-    """An entry as a record holds it: its `hash` kept in its place, empty (recomputed on
-    reading)."""
-    return {key: "" if key == "hash" else value for key, value in entry.items()}
-
-
 def train(golden: Path) -> bytes:
     samples = [
-        orjson.dumps(blanked(entry), option=orjson.OPT_SORT_KEYS)
+        orjson.dumps(entry)
         for path in sorted(golden.rglob("*.json.gz"))
-        for entry in orjson.loads(gzip.decompress(path.read_bytes()))["entries"]
+        for entry in packed(orjson.loads(gzip.decompress(path.read_bytes()))["entries"])
     ]
     return zstandard.train_dictionary(_SIZE, samples, level=LEVEL).as_bytes()
 

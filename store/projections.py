@@ -121,12 +121,12 @@ class Projections:
         """Where the game stands and its engine state there (encoded, as stored JSON), read
         together."""
         *position, state = self.redis.hmget(keys.game(game_id).proj, *_POSITION, Field.STATE)
-        return _position(position), state or self._record(game_id).state
+        return _position(position), state or self._record(game_id).final_state()
 
     def state(self, game_id: str) -> tuple[int, Any]:
         """The log version the projections describe and the engine state there, encoded."""
         at, state = self.redis.hmget(keys.game(game_id).proj, Field.AT, Field.STATE)
-        return int(at), orjson.loads(state or self._record(game_id).state)
+        return int(at), orjson.loads(state or self._record(game_id).final_state())
 
     def score(self, game_id: str) -> bytes | None:
         """The score breakdown's JSON at the version the projections describe, if a reader
@@ -156,7 +156,8 @@ class Projections:
         at, state, score_at, score = self.redis.hmget(
             keys.game(game_id).proj, Field.AT, Field.STATE, Field.SCORE_AT, Field.SCORE
         )
-        stored = {"at": int(at), "state": orjson.loads(state or self._record(game_id).state)}
+        state = state or self._record(game_id).final_state()
+        stored = {"at": int(at), "state": orjson.loads(state)}
         if score and score_at == at:
             stored["score"] = orjson.loads(score)
         return stored
