@@ -68,9 +68,9 @@ class Store:
         self.redis = client
         self.queues = client if queues is None else queues
         self.replicas = Replicas(client, replica_acks, replica_ack_ms)
-        self.games = Games(client)
-        self.counts = Counts(client)
         self.compacted = Compacted(client)
+        self.games = Games(client, self.compacted)
+        self.counts = Counts(client)
         self.log = Log(client, self.compacted)
         self.projections = Projections(client, self.compacted)
         self.scheduler = Scheduler(client)
