@@ -69,7 +69,7 @@ return 'written'
 
 # What an ended game's proj hash keeps: where it stands, read by listings, a game's summary,
 # the append that refuses moves to an ended game, and a drain that looks at it (a few dozen
-# bytes). The engine state moves into the record; a kept score goes (`Compacted.keep_score`).
+# bytes). The engine state moves into the record; a kept score goes (`Projections.keep_score`).
 KEPT_FIELDS = (Field.JUDGED, Field.AT, Field.STATUS, Field.TO_ACT, Field.ROUND)
 
 # Compacted games a process keeps read (their entries' JSON, hashes recomputed): a Coloretto
