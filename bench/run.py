@@ -18,7 +18,10 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
 - Redis memory against the canonical JSON of the stored entries, as used_memory grew and as
   deleting every game gives it back at the end;
 - the engine's replay speed per game and the time to rebuild a finished game, in process
-  (`bench.engine`, which runs alone in seconds).
+  (`bench.engine`, which runs alone in seconds);
+- an ended game's Redis memory live and compacted, and its reads' p50 live and compacted, for
+  every player count of `--titles`, and the used memory of many compacted games
+  (`bench.compaction`, against a Redis of its own).
 The machine's load moves every absolute figure: compare the two sides of one run.
 """
 
@@ -35,7 +38,7 @@ import time
 import orjson
 import redis
 
-from bench import cpu, engine, footprint, load, plays, stack
+from bench import compaction, cpu, engine, footprint, load, plays, stack
 from bench.client import Client
 from engine.games import GAMES
 from workers import queue
@@ -345,9 +348,12 @@ def main() -> None:
     parser.add_argument("--redis-port", type=int, help="default: a free one")
     parser.add_argument("--web-port", type=int,
                         help="the ceiling listens on the next one (default: free ones)")
+    compaction.add_arguments(parser)
     args = parser.parse_args()
     service_figures(args)
     engine.print_figures(args.titles, args.playouts, args.repeats)
+    print("Ended games compacted (bench.compaction):")
+    compaction.print_figures(args.titles, args.compaction_reads, args.compaction_games)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ id that holds it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from datetime import datetime
 from typing import Any
@@ -25,6 +26,7 @@ from engine.audit import replay_secret
 from service import handlers
 from service.problems import Problem
 from store import Store
+from store.connection import FULL, UNREACHABLE
 from store.projections import Projection
 
 # What `POST /v1/games` hands out (secrets.token_urlsafe): braces would break the hash tag.
@@ -53,6 +55,11 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
     loaded = store.games.load(game_id, entries, {"seed": seed, "decks": decks}, projection)
     _same_game(game_id, (loaded.version, loaded.hash), ours)
     handlers.replicated(store, game_id)
+    if loaded.written:
+        # An ended game: kept as one record a while later (`store.compacted`); should Redis
+        # refuse, the game stays live, whole, until the sweep of ended games.
+        with contextlib.suppress(*UNREACHABLE, FULL):
+            store.compacted.ended(game_id)
     return (201 if loaded.written else 200), _imported(game_id, created, ours, loaded.written)
 
 

@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.log import UnknownRules
 from service.written import Written
+from store.compacted import Broken
 from store.connection import FULL
 from store.log import OutcomeUnknown
 
@@ -113,6 +114,15 @@ def register(app: Flask) -> None:
             f" in the log (as entry {e.seq}): post it again with the same Idempotency-Key and it"
             f" counts once (without one, read the log before posting it again)",
             seq=e.seq,
+        )
+
+    @app.errorhandler(Broken)
+    def _broken(e: Broken) -> Response:
+        # Never an answer from a log that does not verify: the operator must know at once.
+        app.logger.error("%s", e)
+        return problem_response(
+            500, "log-broken",
+            f"game {e.game_id}'s stored log does not chain to its head: it is not answered from",
         )
 
     @app.errorhandler(Exception)

@@ -2,8 +2,9 @@
 
 `Store` gathers one object per noun over one client: `games` (creating and listing them, meta,
 tokens, secret), `log` (appending and reading entries), `projections` (what readers need
-without replaying), `scheduler` (which games wait to be judged and by which drain), `locks`,
-`audits` (and `audit_places`, on the queues' Redis) and `counts` (the rate limits'), `strays`
+without replaying), `compacted` (ended games kept as one record each), `scheduler` (which
+games wait to be judged and by which drain), `locks`, `audits` (and `audit_places`, on the
+queues' Redis) and `counts` (the rate limits'), `strays`
 (submissions whose mark was lost); `hub` wakes the requests of a web process that wait on a
 game's log, all served by one reader; `owed` sends again the marks Redis refused;
 `replicas` waits for a replica to hold a game's writes before the web answers them.
@@ -23,6 +24,7 @@ import redis
 from store import connection
 from store.audits import Audits, Places
 from store.batch import Answer, Batch, NothingSent
+from store.compacted import Compacted
 from store.counts import Counts
 from store.games import Games
 from store.hub import Hub
@@ -67,10 +69,11 @@ class Store:
         self.redis = client
         self.queues = client if queues is None else queues
         self.replicas = Replicas(client, replica_acks, replica_ack_ms)
-        self.games = Games(client)
+        self.compacted = Compacted(client)
+        self.games = Games(client, self.compacted)
         self.counts = Counts(client)
-        self.log = Log(client)
-        self.projections = Projections(client)
+        self.log = Log(client, self.compacted)
+        self.projections = Projections(client, self.compacted)
         self.scheduler = Scheduler(client)
         self.strays = Strays(client)
         self.locks = Locks(client)

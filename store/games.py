@@ -16,6 +16,7 @@ import redis
 from engine.log import ACCEPTED, GENESIS, REJECTED, SUBMITTED, chain
 from store import counts, keys
 from store.batch import checked
+from store.compacted import Compacted
 from store.connection import FULL
 from store.counts import Count
 from store.projections import Field, Projection, Status
@@ -73,8 +74,9 @@ class Loaded:
 
 
 class Games:
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, compacted: Compacted):
         self.redis = client
+        self.compacted = compacted  # a compacted game's first entry is in its record
         self._load = client.register_script(_LOAD)
         self._claim = client.register_script(_CLAIM)
 
@@ -174,6 +176,8 @@ class Games:
                 if first:
                     pipe.hsetnx(keys.BY_CREATION, orjson.loads(first[0][1][b"e"])["hash"],
                                 game_id)
+                elif (record := self.compacted.read(game_id)) is not None:
+                    pipe.hsetnx(keys.BY_CREATION, record.read(upto=1)[0]["hash"], game_id)
             pipe.execute()
             looked += len(ids)
         self.redis.set(keys.BY_CREATION_FILLED, looked)
@@ -246,6 +250,10 @@ class Games:
             rest = [g for g in reversed(tied[0]) if g < mark] if newest else [
                 g for g in tied[0] if g > mark]
         return [(g.decode(), at) for g in rest] + [(g.decode(), score) for g, score in found]
+
+    def finished_count(self) -> int:
+        """How many games are listed among the finished ones (and abandoned)."""
+        return self.redis.zcard(keys.FINISHED)
 
     def finishing(self, game_id: str) -> None:
         """List a game among the finished ones, before the entry that finishes it is appended:

@@ -18,6 +18,8 @@ Per game:
 - `tl:{id}:audit:<n>` the report of audit n, and `...:done` a token pushed when it is done;
 - `tl:{id}:audit-of:<digest>` the number of the audit a request (version and claim) made;
 - `tl:{id}:steps`     a finished game's views at every step, as answered, kept for a while;
+- `tl:{id}:compact`   an ended game as one record, in place of its log, idempotency keys,
+                      verdict index, lock and engine state (`store.compacted`);
 - `tl:{id}:nudge:<n>` a stream an append of nonce n refused writes to, read by the verdict wait
                       sent with it (`store.log`), gone after a second.
 A token's rate-limit count (`store.counts`, `rate_count`) names its game's `{id}` too, so
@@ -26,11 +28,12 @@ Global keys: `tl:games` (sorted set of ids by creation: an imported game's is th
 `game-created` entry), the same per title
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
 written before the entry that finishes the game, so it holds every finished game, and a
-listing checks each one's status), `tl:games:by-creation` (hash: the hash of a game's
-`game-created` entry -> its id, so that an import finds the same game under another id;
-`tl:games:by-creation:filled` says every game stored before it existed was entered), and
-the scheduler's, which one script
-may touch together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
+listing checks each one's status), `tl:games:ended` (games that ended and are not compacted
+yet, scored by when they ended or their compaction's lease lapses: `store.compacted`),
+`tl:games:by-creation` (hash: the hash of a game's `game-created` entry -> its id, so that an
+import finds the same game under another id; `tl:games:by-creation:filled` says every game
+stored before it existed was entered), and the scheduler's, which one script may touch
+together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
 with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
 scored by the time its claim lapses), `tl:{sched}:drain:<slot>` (a drain job is queued or
 running in that slot: "queued", or the worker running it), `tl:{sched}:bell` (rung when a game
@@ -54,6 +57,7 @@ from dataclasses import dataclass
 
 GAMES = "tl:games"
 FINISHED = "tl:games:finished"
+ENDED = "tl:games:ended"
 BY_CREATION = "tl:games:by-creation"
 BY_CREATION_FILLED = "tl:games:by-creation:filled"
 
@@ -130,6 +134,10 @@ class GameKeys:
     @property
     def steps(self) -> str:
         return f"{self.tag}:steps"
+
+    @property
+    def compact(self) -> str:
+        return f"{self.tag}:compact"
 
 
 # A verdict spells a game's keys a dozen times between the web and the worker.

@@ -30,6 +30,7 @@ import redis
 from engine.log import ACCEPTED, REJECTED, chain
 from store import keys
 from store.batch import Answer, Batch
+from store.compacted import Compacted
 from store.counts import Count
 from store.projections import Field, Projection, Status
 
@@ -352,20 +353,28 @@ class Chained:
 
 
 class Log:
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, compacted: Compacted):
         self.redis = client
+        self.compacted = compacted
         self._append = client.register_script(_APPEND)
         self._verdict = client.register_script(_VERDICT)
 
     def entries(
         self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[dict[str, Any]]:
+        """Entries `after` < seq <= `upto`, at most `limit`, from the live log or, once the game
+        is compacted, its record. A compacted game is looked for only when the log has none of
+        them: compaction removes the log in the step that writes the record."""
+        if (record := self.compacted.cached(game_id)) is not None:
+            return record.read(after, upto, limit)
         found = self.redis.xrange(
             keys.game(game_id).log,
             min=f"{after + 1}-0",
             max="+" if upto is None else f"{upto}-0",
             count=limit,
         )
+        if not found and (record := self.compacted.read(game_id)) is not None:
+            return record.read(after, upto, limit)
         return [orjson.loads(fields[b"e"]) for _, fields in found]
 
     def queue_verdict_after(self, batch: Batch, chained: Chained, seq: int, timeout_ms: int
@@ -404,9 +413,13 @@ class Log:
 
     def verdict(self, game_id: str, seq: int) -> dict[str, Any] | None:
         """The verdict entry on submission `seq`, in one round trip, or None while pending."""
-        k = keys.game(game_id)
-        found = self._verdict(keys=[k.log, k.verdict], args=[orjson.dumps({"seq": seq})])
-        return orjson.loads(found) if found else None
+        if (record := self.compacted.cached(game_id)) is None:
+            k = keys.game(game_id)
+            found = self._verdict(keys=[k.log, k.verdict], args=[orjson.dumps({"seq": seq})])
+            if found:
+                return orjson.loads(found)
+            record = self.compacted.read(game_id)
+        return None if record is None else verdict_on(record.read(seq), seq)
 
     def queue_submitted(self, batch: Batch, game_id: str) -> Answer[int]:
         """Queue reading the last submission's seq (0 before any)."""

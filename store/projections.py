@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import redis
@@ -25,6 +25,9 @@ from engine import codec
 from engine.game import Game
 from store import keys
 from store.connection import FULL
+
+if TYPE_CHECKING:
+    from store.compacted import Compacted, Record
 
 
 class Status(StrEnum):
@@ -104,8 +107,12 @@ class Position:
 
 
 class Projections:
-    def __init__(self, client: redis.Redis):
+    """A compacted game (`store.compacted`) keeps where it stands in its proj hash, and its
+    engine state in its record: a state missing from the hash is read there."""
+
+    def __init__(self, client: redis.Redis, compacted: Compacted):
         self.redis = client
+        self.compacted = compacted
 
     def position(self, game_id: str) -> Position:
         return _position(self.redis.hmget(keys.game(game_id).proj, *_POSITION))
@@ -114,16 +121,18 @@ class Projections:
         """Where the game stands and its engine state there (encoded, as stored JSON), read
         together."""
         *position, state = self.redis.hmget(keys.game(game_id).proj, *_POSITION, Field.STATE)
-        return _position(position), state
+        return _position(position), state or self._record(game_id).final_state()
 
     def state(self, game_id: str) -> tuple[int, Any]:
         """The log version the projections describe and the engine state there, encoded."""
         at, state = self.redis.hmget(keys.game(game_id).proj, Field.AT, Field.STATE)
-        return int(at), orjson.loads(state)
+        return int(at), orjson.loads(state or self._record(game_id).final_state())
 
     def score(self, game_id: str) -> bytes | None:
         """The score breakdown's JSON at the version the projections describe, if a reader
-        kept it."""
+        kept it (a compacted game's, if a reader in this process did)."""
+        if (record := self.compacted.cached(game_id)) is not None:
+            return record.score
         at, score_at, score = self.redis.hmget(
             keys.game(game_id).proj, Field.AT, Field.SCORE_AT, Field.SCORE
         )
@@ -132,7 +141,11 @@ class Projections:
     def keep_score(self, game_id: str, at: int, score: bytes) -> None:
         """Keep the score computed for version `at` for the next reader. Both fields are set in
         one command, so a score is never labelled with another version. A full Redis keeps
-        nothing: the next reader computes it again."""
+        nothing: the next reader computes it again. A compacted game's is kept by the process,
+        with its record: its proj hash is left small."""
+        if (record := self.compacted.cached(game_id)) is not None:
+            record.score = score
+            return
         with contextlib.suppress(FULL):
             self.redis.hset(keys.game(game_id).proj,
                             mapping={Field.SCORE_AT: at, Field.SCORE: score})
@@ -143,10 +156,18 @@ class Projections:
         at, state, score_at, score = self.redis.hmget(
             keys.game(game_id).proj, Field.AT, Field.STATE, Field.SCORE_AT, Field.SCORE
         )
+        state = state or self._record(game_id).final_state()
         stored = {"at": int(at), "state": orjson.loads(state)}
         if score and score_at == at:
             stored["score"] = orjson.loads(score)
         return stored
+
+    def _record(self, game_id: str) -> Record:
+        """The record of a game whose proj hash has no state: compacted."""
+        record = self.compacted.read(game_id)
+        if record is None:
+            raise LookupError(f"game {game_id} has neither an engine state nor a record")
+        return record
 
     def steps(self, game_id: str) -> bytes | None:
         """A finished game's views at every step, if answered lately (see `keep_steps`)."""

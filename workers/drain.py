@@ -271,7 +271,18 @@ class Drain:
             self.states.forget(part.game)
             return 0
         self.states.keep(part.game, Held(verdicts.last, verdicts.state, verdicts.rules, head))
+        if verdicts.rules.is_over(verdicts.state):
+            self._compact(part.game)
         return len(verdicts.writing.verdicts)
+
+    def _compact(self, game_id: str) -> None:
+        """Have a game that just ended compacted a while later (`store.compacted`). Should
+        Redis refuse, the game stays live, whole, until `python -m workers.compaction`."""
+        try:
+            self.store.compacted.ended(game_id)
+        except RedisError:
+            _log.warning("game %s ended; it could not be listed for compaction", game_id,
+                         exc_info=True)
 
     def _release(self, game_id: str) -> None:
         """Release this drain's claim on a game it is done with, with its next claim."""

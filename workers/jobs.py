@@ -1,7 +1,8 @@
 """The RQ jobs: plain importable functions, safe to run twice.
 
 `drain` judges every game with pending submissions, so under load one job's cost is shared by
-many moves and many games. `audit` rebuilds one game from its log.
+many moves and many games. `audit` rebuilds one game from its log. `compact` keeps a game that
+ended as one record (`workers.compaction`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from contextlib import contextmanager
 from engine.audit import report
 from store import Store
 from store.audits import AuditStatus
+from store.compacted import Broken
 from store.connection import cluster_url, redis_url
-from workers import presence
+from workers import compaction, presence
 from workers.drain import Drain
 
 
@@ -51,10 +53,20 @@ def audit(game_id: str, number: int) -> bool:
         return _audit(_store(), game_id, number)
 
 
+def compact(game_id: str) -> str:
+    return compaction.compact_listed(_store(), game_id)
+
+
 def _audit(store: Store, game_id: str, number: int) -> bool:
     queued = store.audits.read(game_id, number) or {}
     claimed = queued.get("claimed") or {}
-    entries = store.log.entries(game_id)
+    try:
+        entries, stored = store.log.entries(game_id), store.projections.stored(game_id)
+    except Broken as broken:
+        # A compacted log that does not reach its stored head: audited as the entries it
+        # holds, the last one claiming that head, so that the report names where it breaks.
+        entries = [*broken.entries[:-1], {**broken.entries[-1], "hash": broken.head}]
+        stored = None
     seed, decks = store.games.secret(game_id)
 
     shown = time.monotonic()
@@ -70,7 +82,6 @@ def _audit(store: Store, game_id: str, number: int) -> bool:
             "progress": {"done": done, "total": total},
         })
 
-    stored = store.projections.stored(game_id)
     result = report(entries, seed, decks, stored, claimed, progress, game_id=game_id)
     result.update(status=AuditStatus.DONE, number=number, version=len(entries))
     store.audits.save(game_id, number, result)

@@ -5,9 +5,9 @@ of dead workers, takes back lapsed claims and opens a slot for games left waitin
 idle for good still takes up what another left, with no new move to start a drain; and it
 marks games whose submissions lost their mark (`store.strays`). While Redis is full and
 refuses the beat, the worker's alive key is kept alive instead (`store.alive`), so /healthz
-still counts it. An auditing
-worker beats only to be counted by /healthz. The beat runs in a thread of its own, so a long
-job does not make its worker look dead.
+still counts it. An auditing worker beats to be counted by /healthz, and queues the compaction
+of games that ended a while ago. The beat runs in a thread of its own, so a long job does not
+make its worker look dead.
 """
 
 from __future__ import annotations
@@ -22,9 +22,14 @@ from collections.abc import Callable
 from redis.exceptions import RedisError
 
 from store import Store
-from workers.queue import enqueue_drain, judge_soon
+from workers.queue import enqueue_compaction, enqueue_drain, judge_soon
 
 BEAT_S = 1.0
+COMPACT_AFTER_S = 60.0
+# Games a beat queues the compaction of at most, and how long before a game whose compaction
+# died with its worker is taken again.
+COMPACT_AT_ONCE = 50
+COMPACT_LEASE_S = 600.0
 _log = logging.getLogger(__name__)
 
 
@@ -45,8 +50,17 @@ def tend(store: Store) -> None:
 
 
 def attend(store: Store) -> None:
-    """An auditing worker's beat."""
+    """An auditing worker's beat, which also queues the compaction of games that ended a
+    while ago (`workers.compaction`)."""
     store.audits.beat(me())
+    for game_id in store.compacted.take(COMPACT_AT_ONCE, compact_after_s(), COMPACT_LEASE_S):
+        enqueue_compaction(store.queues, game_id)
+
+
+def compact_after_s() -> float:
+    """How long after its end a game is compacted: a minute unless TABLELOG_COMPACT_AFTER_S
+    says otherwise. Its players and spectators read it most right then, as live keys."""
+    return float(os.environ.get("TABLELOG_COMPACT_AFTER_S", COMPACT_AFTER_S))
 
 
 def start(store: Store, beat: Callable[[Store], None]) -> threading.Event:

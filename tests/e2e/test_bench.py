@@ -28,6 +28,8 @@ _FIGURES = {
     "audit": rf"min\s+{_NUMBER} ms\s+median\s+{_NUMBER} ms\s+max\s+{_NUMBER} ms",
     "audit flood": rf"flood\s+p50\s+{_NUMBER} ms\s+p99\s+{_NUMBER} ms\s+p99 ratio\s+{_NUMBER}",
     "engine": rf"coloretto\s+4 players\s+{_NUMBER} moves/s\s+rebuild of a finished game",
+    "compacted": rf"coloretto\s+5\s+\d+\s+[\d,]+\s+[\d,]+\s+{_NUMBER}x",
+    "compacted games": r"5 short games stored and compacted: used_memory grew [\d,]+ B a game",
 }
 
 
@@ -37,7 +39,8 @@ def test_the_benchmark_prints_every_figure():
          "--games-per-client", "1", "--client-processes", "1", "--workers", "1",
          "--options", '{"deals": 1}', "--long-at", "30", "--long-window", "10",
          "--paced-moves", "3", "--pace", "0.1", "--wake-pings", "2", "--audits", "1",
-         "--flooders", "2", "--flood-moves", "10", "--playouts", "1", "--titles", "coloretto"],
+         "--flooders", "2", "--flood-moves", "10", "--playouts", "1", "--titles", "coloretto",
+         "--compaction-reads", "2", "--compaction-games", "5"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]

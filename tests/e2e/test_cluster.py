@@ -21,9 +21,11 @@ import redis
 
 from engine import log
 from engine.games import GAMES
+from store import Store
 from tests.api import Game, create
 from tests.e2e.cluster import local_cluster
 from tests.e2e.served import serve
+from workers.compaction import Compaction, compact
 
 TITLES = sorted(GAMES)
 # Moves played in each game on the healthy cluster: enough for every kind of entry.
@@ -110,6 +112,22 @@ def test_games_of_every_title_on_every_master(http, cluster):
         if not (cursor := page["next"]):
             break
     assert sorted(listed) == sorted(g.id for g in games)
+
+
+def test_games_that_ended_on_every_master_are_compacted_and_read_the_same(http, cluster,
+                                                                           redis_url):
+    store = Store.connect(redis_url, cluster.url)
+    games = games_on_every_master(http, cluster, "compacted")
+    reads = ("", "/state", "/state?at=2", "/score", "/replay", "/views", "/events?after=1")
+    for game in games:
+        for seat in range(len(game.created["players"]) - 1):
+            assert game.move(seat, {"type": "concede"}).status_code == 201
+        before = [http.get(game.url(read), headers=game.seat(0)).data for read in reads]
+        assert compact(store, game.id) == Compaction.WRITTEN
+        assert cluster.master_of(f"tl:{{{game.id}}}:compact") == cluster.master_of(log_key(game))
+        assert [http.get(game.url(read), headers=game.seat(0)).data
+                for read in reads] == before
+        assert_audited(http, game)
 
 
 class Players:

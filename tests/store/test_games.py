@@ -6,6 +6,7 @@ from engine.games import GAMES
 from store import keys
 from store.games import Loaded
 from tests.store.conftest import new_game
+from workers.compaction import Compaction, compact
 
 
 def keys_of(store, game_id):
@@ -96,3 +97,12 @@ def test_games_stored_before_the_index_of_creations_are_entered_once(store):
     store.redis.delete(keys.BY_CREATION)
     assert store.games.enter_every_creation() == 0  # the pass was made: not again
     assert store.redis.hlen(keys.BY_CREATION) == 0
+
+
+def test_a_compacted_game_stored_before_the_index_of_creations_is_entered_too(store):
+    document = replay("hermit", "entered", "old-compacted")
+    assert stored(store, document).written
+    assert compact(store, "old-compacted") == Compaction.WRITTEN
+    store.redis.delete(keys.BY_CREATION)  # as stored before the index existed
+    assert store.games.enter_every_creation() == 1
+    assert store.games.claim(document["entries"][0]["hash"], "a-copy") == "old-compacted"

@@ -1,0 +1,110 @@
+"""Compaction killed at any point: a game is always either live or compacted, never neither,
+every read of it is right either way, and compacting again finishes the work.
+
+The sweep of ended games (`python -m workers.compaction`, a real process) is killed with
+SIGKILL a few times at random moments while it compacts, then run to its end; and so is the
+project's durable Redis (redis.conf) under it, started again on its own data each time."""
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import redis
+
+from bench.played import retold, stored
+from store import Store, keys
+from tests.conftest import ROOT, _free_port, start_redis
+
+KILLS = 6
+
+
+def ended_games(store: Store) -> dict:
+    """Ended games of three titles, stored live, by id."""
+    store.redis.flushdb()
+    documents = {d["id"]: d for d in (
+        retold(title, n) for title in ("coloretto", "keltis-nwnz", "hermit") for n in range(12))}
+    for document in documents.values():
+        assert stored(store, document).written
+    return documents
+
+
+def sweep(url: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "workers.compaction"], cwd=ROOT,
+                            env={**os.environ, "REDIS_URL": url},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_a_compaction_killed_anywhere_loses_nothing_and_finishes_when_run_again(redis_url):
+    url = redis_url.rsplit("/", 1)[0] + "/6"
+    store = Store(redis.Redis.from_url(url))
+    documents = ended_games(store)
+    env = {**os.environ, "REDIS_URL": url}
+    rnd = random.Random(31)
+    halfway = 0  # kills that left some games compacted and some not
+    for _ in range(KILLS):
+        sweeping = sweep(url)
+        # The process takes half a second to start, then some 0.05 s a game.
+        time.sleep(rnd.uniform(0.6, 1.2))
+        if sweeping.poll() is None:
+            os.kill(sweeping.pid, signal.SIGKILL)
+        sweeping.wait(10)
+        assert_whole(store, documents)
+        done = sum(store.compacted.compacted(list(documents)))
+        halfway += 0 < done < len(documents)
+    assert halfway, "no sweep was killed halfway through"
+
+    subprocess.run([sys.executable, "-m", "workers.compaction"], cwd=ROOT, env=env,
+                   capture_output=True, timeout=120, check=True)
+    assert store.compacted.compacted(list(documents)) == [True] * len(documents)
+    assert_whole(store, documents)
+
+
+def test_a_durable_redis_killed_under_a_compaction_comes_back_with_each_game_whole(tmp_path):
+    port = _free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+
+    def durable() -> subprocess.Popen:
+        return start_redis(port, str(ROOT / "redis.conf"), "--dir", str(tmp_path))
+
+    server = durable()
+    try:
+        store = Store(redis.Redis.from_url(url))
+        documents = ended_games(store)
+        rnd = random.Random(32)
+        halfway = 0
+        for _ in range(KILLS):
+            sweeping = sweep(url)
+            time.sleep(rnd.uniform(0.6, 1.2))
+            os.kill(server.pid, signal.SIGKILL)
+            server.wait(10)
+            sweeping.wait(30)  # it fails, Redis gone
+            server = durable()  # from its append-only file
+            store = Store(redis.Redis.from_url(url))
+            assert_whole(store, documents)
+            halfway += 0 < sum(store.compacted.compacted(list(documents))) < len(documents)
+        assert halfway, "Redis was never killed halfway through a sweep"
+        subprocess.run([sys.executable, "-m", "workers.compaction"], cwd=ROOT,
+                       env={**os.environ, "REDIS_URL": url}, capture_output=True, timeout=120,
+                       check=True)
+        assert store.compacted.compacted(list(documents)) == [True] * len(documents)
+        assert_whole(store, documents)
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+def assert_whole(store: Store, documents: dict) -> None:
+    """Each game live or compacted, and its log and state read right, with a process that
+    never read it before (no cache)."""
+    fresh = Store(store.redis)
+    for game_id, document in documents.items():
+        k = keys.game(game_id)
+        live, compacted = store.redis.exists(k.log), store.redis.exists(k.compact)
+        assert live + compacted == 1, (game_id, live, compacted)
+        assert fresh.log.entries(game_id) == document["entries"]
+        at, _ = fresh.projections.state(game_id)
+        assert at == len(document["entries"])
+        assert fresh.projections.position(game_id).status == "finished"

@@ -1,0 +1,107 @@
+"""Compacting ended games: each written as one record in place of its live keys.
+
+`compact_listed` is the job a game gets a while after it ends (`store.compacted`). It reads
+the game, checks its log chains to its head, and hands the record to `store.compacted`, whose
+one script swaps the live keys for it. It writes nothing but that script, so a worker killed
+anywhere leaves the game live, or compacted; and run twice it finds the game compacted
+already.
+
+`python -m workers.compaction` compacts every game that ended before compaction existed (or
+whose job was lost), with a progress bar: games already compacted are skipped a page at a
+time, so it is safe to interrupt and to run again.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import sys
+from enum import StrEnum
+
+from rich.progress import Progress
+
+from engine import log
+from store import Store
+from store.compacted import Broken, decode, encode, final_state
+from store.connection import cluster_url, redis_url
+
+_log = logging.getLogger(__name__)
+# Games read at once by the sweep of ended games.
+PAGE = 200
+
+
+class Compaction(StrEnum):
+    """What compacting a game came to."""
+
+    WRITTEN = "written"
+    COMPACTED = "compacted"  # it was already
+    RUNNING = "running"  # not ended
+    MOVED = "moved"  # its head moved between the reads and the write: compacted next time
+    MISSING = "missing"
+    BROKEN = "broken"  # its live log does not chain to its head: left as it is, and logged
+
+
+def compact_listed(store: Store, game_id: str) -> Compaction:
+    """The job: compact a game listed among the ended ones, then unlist it, unless its head
+    moved meanwhile (it is taken again when its lease lapses)."""
+    done = compact(store, game_id)
+    if done != Compaction.MOVED:
+        store.compacted.done(game_id)
+    return done
+
+
+def compact(store: Store, game_id: str) -> Compaction:
+    if store.compacted.compacted([game_id])[0]:
+        return Compaction.COMPACTED
+    head = store.log.head(game_id)
+    if head is None:
+        return Compaction.MISSING
+    position, state = store.projections.standing(game_id)
+    if not position.status.over:
+        return Compaction.RUNNING
+    entries = store.log.entries(game_id)
+    if len(entries) != head[0] or entries[-1]["hash"] != head[1]:
+        return Compaction.MOVED
+    # A record's hashes are recomputed from its entries: compacting a log that does not chain
+    # would hide what an audit must find.
+    if broken := log.broken_links(entries):
+        _log.error("game %s is not compacted: its log breaks at entries %s", game_id, broken)
+        return Compaction.BROKEN
+    secret = store.games.secret(game_id)
+    # Most often the state is left out, for a reader to fold again: a sixth of a short record.
+    record = encode(entries, None if final_state(entries, *secret).encode() == state else state)
+    try:
+        read = decode(game_id, record, head[1], secret)
+        same = read.read() == entries and read.final_state() == state
+    except Broken:
+        same = False
+    if not same:
+        _log.error("game %s is not compacted: its record does not read back as its log", game_id)
+        return Compaction.BROKEN
+    return Compaction(store.compacted.write(game_id, head, record))
+
+
+def compact_ended(store: Store, shown: bool = True) -> collections.Counter[Compaction]:
+    """Compact every game listed among the finished ones (and abandoned), oldest first."""
+    done: collections.Counter[Compaction] = collections.Counter()
+    after = None
+    with Progress(disable=not shown) as progress:
+        bar = progress.add_task("compacting ended games", total=store.games.finished_count())
+        while batch := store.games.ids(after, PAGE, finished=True):
+            after = batch[-1][1], batch[-1][0]
+            ids = [game_id for game_id, _ in batch]
+            for game_id, already in zip(ids, store.compacted.compacted(ids), strict=True):
+                done[Compaction.COMPACTED if already else compact(store, game_id)] += 1
+            progress.advance(bar, len(ids))
+    return done
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING)
+    done = compact_ended(Store.connect(redis_url(), cluster_url()), shown=sys.stderr.isatty())
+    print(", ".join(f"{count} {outcome}" for outcome, count in sorted(done.items())) or
+          "no ended game")
+
+
+if __name__ == "__main__":
+    main()
