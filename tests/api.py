@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,3 +62,11 @@ def create(http, game: str = "coloretto", players=("ann", "bob", "cid"), **body:
     assert answer.status_code == 201, answer.json
     created = answer.json
     return Game(http, created, {s["seat"]: s["token"] for s in created["seats"]})
+
+
+def head_unsigned(replay: bytes) -> bytes:
+    """A replay document's JSON with its head's signing time and signature left out: the head
+    is signed as it is read, so two reads of one game differ there alone."""
+    document = json.loads(replay)
+    document["head"] = {k: v for k, v in document["head"].items() if k not in ("at", "sig")}
+    return json.dumps(document).encode()
