@@ -67,10 +67,16 @@ def start_workers(redis_url: str, count: int, *role: str) -> list[subprocess.Pop
 
 
 def stop(procs: list[subprocess.Popen]) -> None:
+    """Stop these processes (the test's own, by PID): asked first, killed if a busy one does not
+    end within 10 s, so that no test leaves one running."""
     for proc in procs:
         proc.terminate()
     for proc in procs:
-        proc.wait(10)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
 
 
 @pytest.fixture(scope="session")

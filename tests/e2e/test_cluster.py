@@ -22,7 +22,7 @@ import redis
 from engine import log
 from engine.games import GAMES
 from store import Store
-from tests.api import Game, create
+from tests.api import Game, create, head_unsigned
 from tests.e2e.cluster import local_cluster
 from tests.e2e.served import serve
 from workers.compaction import Compaction, compact
@@ -122,11 +122,14 @@ def test_games_that_ended_on_every_master_are_compacted_and_read_the_same(http, 
     for game in games:
         for seat in range(len(game.created["players"]) - 1):
             assert game.move(seat, {"type": "concede"}).status_code == 201
-        before = [http.get(game.url(read), headers=game.seat(0)).data for read in reads]
+        def answers() -> list[bytes]:
+            said = [http.get(game.url(read), headers=game.seat(0)).data for read in reads]
+            return [head_unsigned(a) if r == "/replay" else a for r, a in zip(reads, said)]
+
+        before = answers()
         assert compact(store, game.id) == Compaction.WRITTEN
         assert cluster.master_of(f"tl:{{{game.id}}}:compact") == cluster.master_of(log_key(game))
-        assert [http.get(game.url(read), headers=game.seat(0)).data
-                for read in reads] == before
+        assert answers() == before
         assert_audited(http, game)
 
 
