@@ -256,7 +256,8 @@ def verdict(game: Game, state: Any, submission: Mapping[str, Any], line: Line | 
 
 
 class Step(NamedTuple):
-    """One entry folded: the state right after it, and the verdict it recomputed, if any.
+    """One entry folded: the state right after it, the verdict it recomputed, if any, and the
+    state its submissions lead to once every verdict is in (`pending`).
 
     A named tuple, not a frozen dataclass: a fold makes one per entry, and a tuple is made
     at a third of the cost.
@@ -265,6 +266,7 @@ class Step(NamedTuple):
     entry: Mapping[str, Any]
     state: Any
     recomputed: dict[str, Any] | None = None
+    pending: Any = None
 
 
 # A Step made by tuple's own constructor: a named tuple's __new__ is a Python function, called
@@ -272,68 +274,54 @@ class Step(NamedTuple):
 _step = functools.partial(tuple.__new__, Step)
 
 
-def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Iterator[Step]:
+def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]],
+         recompute: bool = True) -> Iterator[Step]:
     """Walk a log, judging every submission afresh and applying it when the log accepts it.
 
     A submission's verdict is recomputed when the submission is met; the state moves on only
-    when the log's own verdict entry appears, so states line up with the log's numbering.
-    `game` must be the rules the log names (see `rules`).
+    when the log's own verdict entry appears, so states line up with the log's numbering. The
+    line of play (`engine.line`) is kept for the takebacks met. `game` must be the rules the
+    log names (see `rules`). Without `recompute`, no verdict's body is made (their effects'
+    JSON cost a tenth of a rebuild). Entries appended to a list being folded are folded too,
+    one `next` at a time.
     """
-    folding = Folding(game, table)
+    state = pending = game.deal(table)
+    line = Line(state)
+    judged: dict[int, Any] = {}
     for entry in entries:
-        recomputed = folding.step(entry)
-        yield _step((entry, folding.state, recomputed))
+        kind, recomputed = entry["type"], None
+        if kind == SUBMITTED:
+            seq = entry["seq"]
+            if recompute:
+                pending, recomputed = verdict(game, pending, entry, line)
+                accepted = recomputed["type"] == ACCEPTED
+            else:
+                pending, accepted = _judged(game, pending, entry, line)
+            if accepted:
+                line.accepted(seq)
+            judged[seq] = pending
+        elif kind == ACCEPTED:
+            if entry["of"] in judged:
+                state = judged.pop(entry["of"])
+                line.verdict(entry["of"], entry["seq"], state)
+        elif kind == REJECTED:
+            judged.pop(entry["of"], None)
+        elif kind == CREATED:
+            if rules(entry).rules_version != game.rules_version:
+                raise ValueError(f"a log of {entry['rules_version']} folded under"
+                                 f" {game.rules_version}")
+            if "at" in entry:
+                state = pending = game.started(state, entry["at"])
+                line = Line(state)
+        yield _step((entry, state, recomputed, pending))
 
 
 def state_at(game: Game, table: Table, entries: Iterable[Mapping[str, Any]]) -> Any:
-    """The state right after the last of `entries`: the last state `fold` would yield,
-    without a Step made per entry."""
-    folding = Folding(game, table, recompute=False)
-    for entry in entries:
-        folding.step(entry)
-    return folding.state
-
-
-class Folding:
-    """A fold in progress: the state after the entries stepped through (`state`), the state
-    their submissions lead to once every verdict is in (`pending`), and the line of play that
-    a takeback restores (`engine.line`)."""
-
-    def __init__(self, game: Game, table: Table, recompute: bool = True):
-        self.game = game
-        self.state = self.pending = game.deal(table)
-        self.line = Line(self.state)
-        self.judged: dict[int, Any] = {}
-        # Without the verdicts' bodies, whose effects' JSON cost a tenth of a rebuild.
-        self.recompute = recompute
-
-    def step(self, entry: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Step through one entry; the verdict recomputed on it, if it is a submission."""
-        kind = entry["type"]
-        if kind == SUBMITTED:
-            seq, recomputed = entry["seq"], None
-            if self.recompute:
-                self.pending, recomputed = verdict(self.game, self.pending, entry, self.line)
-                accepted = recomputed["type"] == ACCEPTED
-            else:
-                self.pending, accepted = _judged(self.game, self.pending, entry, self.line)
-            if accepted:
-                self.line.accepted(seq)
-            self.judged[seq] = self.pending
-            return recomputed
-        if kind == ACCEPTED and entry["of"] in self.judged:
-            self.state = self.judged.pop(entry["of"])
-            self.line.verdict(entry["of"], entry["seq"], self.state)
-        elif kind == REJECTED:
-            self.judged.pop(entry["of"], None)
-        elif kind == CREATED:
-            if rules(entry).rules_version != self.game.rules_version:
-                raise ValueError(f"a log of {entry['rules_version']} folded under"
-                                 f" {self.game.rules_version}")
-            if "at" in entry:
-                self.state = self.pending = self.game.started(self.state, entry["at"])
-                self.line = Line(self.state)
-        return None
+    """The state right after the last of `entries`: the last state `fold` would yield."""
+    state = None
+    for step in fold(game, table, entries, recompute=False):
+        state = step.state
+    return game.deal(table) if state is None else state
 
 
 def _judged(game: Game, state: Any, submission: Mapping[str, Any], line: Line) -> tuple[Any, bool]:

@@ -305,9 +305,8 @@ class AtTable(Game):
         action = self._actions.get(move.get("type")) if is_mapping(move) else None
         if action is not None:
             return action(self._seated(state), submission, line)
-        seat = submission["seat"]
-        if state.side is QUIET and not submission.get("conceded"):
-            out = self.title.apply(state.game, seat, move, submission["seq"])
+        if state.side is QUIET and "conceded" not in submission:  # most moves of most games
+            out = self.title.apply(state.game, submission["seat"], move, submission["seq"])
             return Outcome(Sitting(out.state, QUIET), out.facts)
         return self._move(state, submission)
 

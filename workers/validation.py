@@ -182,14 +182,13 @@ def _judged_by_fold(store: Store, game_id: str, rules: Game, submissions: list[d
     last = submissions[-1]["seq"]
     entries = [e for e in store.log.entries(game_id) if e["seq"] <= last]
     seed, decks = store.games.secret(game_id)
-    folding = log.Folding(rules, log.table_of(entries[0], seed, decks))
     wanted = {s["seq"] for s in submissions}
-    bodies = []
-    for entry in entries:
-        recomputed = folding.step(entry)
-        if recomputed is not None and entry["seq"] in wanted:
-            bodies.append(recomputed)
-    return bodies, folding.pending
+    bodies, pending = [], None
+    for step in log.fold(rules, log.table_of(entries[0], seed, decks), entries):
+        if step.recomputed is not None and step.entry["seq"] in wanted:
+            bodies.append(step.recomputed)
+        pending = step.pending
+    return bodies, pending
 
 
 def _play_conceded(rules: Game, state: Any, version: int, bodies: list[dict],

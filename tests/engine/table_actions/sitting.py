@@ -1,5 +1,6 @@
 """A table in a test: submissions posted one at a time and judged as a worker would, by folding
-the log (`engine.log.Folding`), with the turns of conceded seats played after each verdict."""
+the log (`engine.log.fold`, one entry a `next` as the log grows), with the turns of conceded
+seats played after each verdict."""
 
 from __future__ import annotations
 
@@ -29,13 +30,13 @@ class Sitting:
         players = [f"p{s}" for s in range(seats)]
         self.entries = [{**log.created(self.game, players, filled, seed, []), "seq": 1,
                          "at": stamp(START)}]
-        self.folding = log.Folding(self.game, self.table)
-        self.folding.step(self.entries[0])
+        self.folding = log.fold(self.game, self.table, self.entries)
+        self.step = next(self.folding)
         self.after: dict[int, Any] = {1: self.state}  # the state after each accepted verdict
 
     @property
     def state(self) -> Any:
-        return self.folding.state
+        return self.step.state
 
     def wait(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
@@ -45,7 +46,7 @@ class Sitting:
         """Submit and judge one move; the verdict entry (then the conceded seats' turns)."""
         verdict = self._judged(log.submission(seat, move, conceded))
         if not conceded:
-            while (turn := conceded_turn(self.game, self.folding.pending)) is not None:
+            while (turn := conceded_turn(self.game, self.step.pending)) is not None:
                 self._judged(log.submission(*turn, conceded=True))
         return verdict
 
@@ -72,10 +73,10 @@ class Sitting:
                 for v in viewers]
 
     def _judged(self, body: dict[str, Any]) -> dict[str, Any]:
-        submission = self._append(body)
-        recomputed = self.folding.step(submission)
-        verdict = self._append({k: v for k, v in recomputed.items()})
-        self.folding.step(verdict)
+        self._append(body)
+        recomputed = next(self.folding).recomputed
+        verdict = self._append(dict(recomputed))
+        self.step = next(self.folding)
         if verdict["type"] == log.ACCEPTED:
             for fact in verdict["effects"]:
                 if fact["type"] == "taken-back":
