@@ -27,7 +27,7 @@ show byte for byte as before.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from engine import codec
 from engine.clock import Clock, millis

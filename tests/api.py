@@ -33,6 +33,20 @@ class Game:
             self.url(f"/moves?wait={wait}"), json={"move": move, **extra}, headers=self.seat(seat)
         )
 
+    def play(self, rnd: random.Random, moves: int) -> list[int]:
+        """Up to `moves` random legal moves, each by its own seat's token (fewer if the game
+        ends first); the seqs of their verdicts."""
+        verdicts = []
+        for _ in range(moves):
+            legal = self.http.get(self.url("/legal-moves"), headers=self.table).json["moves"]
+            if not legal:
+                break
+            choice = rnd.choice(legal)
+            answer = self.move(choice["seat"], choice["move"])
+            assert answer.status_code == 201, answer.json
+            verdicts.append(answer.json["version"])
+        return verdicts
+
     def play_to_end(self, rnd: random.Random, max_moves: int = 5000) -> int:
         """Play random legal moves, each by its own seat's token, until the game is finished."""
         for played in range(max_moves):

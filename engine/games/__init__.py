@@ -4,9 +4,10 @@ found.
 Every package under `engine/games/` that exposes a `GAME` is a title, found by walking the
 packages, so a new game is one new package (and its tests) and no list anywhere names it.
 `GAMES` holds each title's current rules, which new games are played by, at a table
-(`engine.table_actions.AtTable`: the title's rules with the table actions every title shares). `RULES` holds every
-version a stored game may name in its `game-created` entry, current or not: a game is always
-replayed under the rules it was played by (`engine.log.rules`). Changing how a game plays
+(`engine.table_actions.AtTable`: the title's rules with the table actions every title
+shares). `RULES` holds every version a stored game may name in its `game-created` entry,
+current or not: a game is always replayed under the rules it was played by
+(`engine.log.rules`). Changing how a game plays
 therefore means a new `rules_version` beside the old one, never an edit of the old one; the
 golden replays under `tests/golden/` fail until that is done (docs/design.md, "Rules versions").
 A package keeps a retired version in `RETIRED`, a tuple of games, beside its `GAME`.

@@ -57,15 +57,6 @@ def shoot(page, name: str, seen: str | None = None) -> None:
             SHOTS / f"{name}-{size}.png", optimize=True)
 
 
-def play(game, moves: int, rnd: random.Random) -> None:
-    for _ in range(moves):
-        legal = game.http.get(game.url("/legal-moves"), headers=game.table).json["moves"]
-        if not legal:
-            return
-        choice = rnd.choice(legal)
-        assert game.move(choice["seat"], choice["move"]).status_code == 201
-
-
 def seat_totals_agree_with_the_score(page) -> None:
     until(page, "document.querySelector('#table .seat-score').textContent !== ''")
     panels = page.eval_on_selector_all(
@@ -82,7 +73,7 @@ def test_every_title_fits_a_phone_and_is_shot_at_both_sizes(context, web, client
     players, options = SHORT[name]
     game = create(client, name, players, options=options, seed=f"screens-{name}")
     rnd = random.Random(name)
-    play(game, MID_GAME, rnd)
+    game.play(rnd, MID_GAME)
     version = client.get(game.url()).json["version"]
     to_act = client.get(game.url()).json["to_act"][0]
 

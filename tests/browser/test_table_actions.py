@@ -12,18 +12,6 @@ from tests.browser.pages import check_table
 from tests.browser.test_layout import SIZES, no_sideways_scroll
 
 
-def play(game, moves: int, rnd: random.Random) -> list[int]:
-    """Random legal moves through the API; the seqs of their verdicts."""
-    verdicts = []
-    for _ in range(moves):
-        legal = game.http.get(game.url("/legal-moves"), headers=game.table).json["moves"]
-        choice = rnd.choice(legal)
-        answer = game.move(choice["seat"], choice["move"])
-        assert answer.status_code == 201, answer.json
-        verdicts.append(answer.json["version"])
-    return verdicts
-
-
 def open_as(context, web, game, token: str, at: int | None = None):
     page = context.new_page()
     page.goto(f"{web}/games/{game.id}{f'?at={at}' if at else ''}#{token}")
@@ -50,7 +38,7 @@ def table_side(client, game) -> dict:
 
 def test_a_seat_proposes_a_takeback_and_the_others_accept_it_from_their_pages(context, web, client):
     game = create(client, "coloretto", ["ann", "bob", "cid"])
-    verdicts = play(game, 4, random.Random(28))
+    verdicts = game.play(random.Random(28), 4)
     to = verdicts[1]
     then = client.get(game.url(f"/state?at={to}"), headers=game.seat(2)).json
     bob = open_as(context, web, game, seat(game, 1))  # follows the game live meanwhile
@@ -90,7 +78,7 @@ def test_a_seat_proposes_a_takeback_and_the_others_accept_it_from_their_pages(co
 
 def test_a_seat_withdraws_its_proposal_and_another_declines_one(context, web, client):
     game = create(client, "hermit", ["ann", "bob"])
-    play(game, 2, random.Random(31))
+    game.play(random.Random(31), 2)
     ann = open_as(context, web, game, seat(game, 0), at=1)
     bob = open_as(context, web, game, seat(game, 1), at=1)
     ann.click("#takeback-here")
@@ -111,7 +99,7 @@ def test_a_seat_withdraws_its_proposal_and_another_declines_one(context, web, cl
 
 def test_the_table_takes_back_at_once_and_concedes_for_a_seat(context, web, client):
     game = create(client, "coloretto", ["ann", "bob", "cid"])
-    verdicts = play(game, 3, random.Random(30))
+    verdicts = game.play(random.Random(30), 3)
     then = client.get(game.url(f"/state?at={verdicts[0]}"), headers=game.table).json
     table = open_as(context, web, game, f"table={game.created['table_token']}")
     table.fill("#takeback-to", str(verdicts[0]))
@@ -153,7 +141,7 @@ def test_a_seat_concedes_from_its_page(context, web, client):
 
 def test_the_table_abandons_from_its_page_and_a_refusal_names_its_rule(context, web, client):
     game = create(client, "keltis-card", ["ann", "bob"], options={"turn_limit_s": 600})
-    play(game, 3, random.Random(29))
+    game.play(random.Random(29), 3)
     table = open_as(context, web, game, f"table={game.created['table_token']}")
     table.wait_for_selector("#clock li.waited-for")
     table.set_viewport_size(SIZES["phone"])

@@ -48,16 +48,6 @@ def _follow(http, game: Game, accept: str, token: str | None = None, address: in
     return follower
 
 
-def _play(game: Game, moves: int, rnd: random.Random) -> None:
-    """Up to `moves` random legal moves, fewer if the game ends first."""
-    for _ in range(moves):
-        legal = game.http.get(game.url("/legal-moves"), headers=game.table).json["moves"]
-        if not legal:
-            return
-        choice = rnd.choice(legal)
-        assert game.move(choice["seat"], choice["move"]).status_code == 201
-
-
 def _entries(follower: socket.socket, last: int, chunked: bool = True) -> list[dict]:
     """The stream's entries up to seq `last`, read through HTTP/1.1's chunked framing (or
     HTTP/1.0's body as it is)."""
@@ -116,7 +106,7 @@ def test_a_follower_that_does_not_read_holds_up_nobody_and_gets_every_entry_once
     slow = _follow(http, game, "text/event-stream", receive_buffer=2048)
     readers = [_follow(http, game, "text/event-stream", address=3 + i) for i in range(20)]
     time.sleep(0.5)
-    _play(game, 60, random.Random(4))
+    game.play(random.Random(4), 60)
     last = http.get(game.url()).json["version"]
     started = time.monotonic()
     for reader in readers:  # not held up by the one that does not read

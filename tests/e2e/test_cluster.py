@@ -122,15 +122,16 @@ def test_games_that_ended_on_every_master_are_compacted_and_read_the_same(http, 
     for game in games:
         for seat in range(len(game.created["players"]) - 1):
             assert game.move(seat, {"type": "concede"}).status_code == 201
-        def answers() -> list[bytes]:
-            said = [http.get(game.url(read), headers=game.seat(0)).data for read in reads]
-            return [head_unsigned(a) if r == "/replay" else a for r, a in zip(reads, said)]
-
-        before = answers()
+        before = _read_as_seat_0(http, game, reads)
         assert compact(store, game.id) == Compaction.WRITTEN
         assert cluster.master_of(f"tl:{{{game.id}}}:compact") == cluster.master_of(log_key(game))
-        assert answers() == before
+        assert _read_as_seat_0(http, game, reads) == before
         assert_audited(http, game)
+
+
+def _read_as_seat_0(http, game: Game, reads: tuple[str, ...]) -> list[bytes]:
+    said = [http.get(game.url(read), headers=game.seat(0)).data for read in reads]
+    return [head_unsigned(a) if r == "/replay" else a for r, a in zip(reads, said, strict=True)]
 
 
 class Players:

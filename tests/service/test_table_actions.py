@@ -17,20 +17,6 @@ def _players(title):
     return [f"p{s}" for s in range(SEATS[title])]
 
 
-def _play(client, game, rnd, moves):
-    """Random legal moves, each by its seat's token; the verdicts' seqs."""
-    verdicts = []
-    for _ in range(moves):
-        legal = client.get(game.url("/legal-moves"), headers=game.table).json["moves"]
-        if not legal:
-            break
-        choice = rnd.choice(legal)
-        answer = game.move(choice["seat"], choice["move"])
-        assert answer.status_code == 201, answer.json
-        verdicts.append(answer.json["version"])
-    return verdicts
-
-
 def _table(client, game, move, wait=5, **body):
     return client.post(game.url(f"/moves?wait={wait}"), json={"move": move, **body},
                        headers=game.table)
@@ -47,12 +33,11 @@ def _now(client, game, viewer):
 def test_a_table_takeback_leaves_the_game_as_right_after_its_entry(client, title):
     game = create(client, title, _players(title))
     rnd = random.Random(title)
-    verdicts = _play(client, game, rnd, 4)
+    verdicts = game.play(rnd, 4)
     to = verdicts[1]
     viewers = [game.table, game.seat(0), {}]
     then = [_now(client, game, v) for v in viewers]  # read after all four moves...
     at_to = client.get(game.url(f"/state?at={to}"), headers=game.table).json
-    _play(client, game, rnd, 0)
     answer = _table(client, game, {"type": "takeback", "to": to})
     assert answer.status_code == 201, answer.json
     effects = answer.json["effects"]
@@ -71,10 +56,10 @@ def test_a_table_takeback_leaves_the_game_as_right_after_its_entry(client, title
 def test_after_a_takeback_every_read_is_the_one_right_after_its_entry(client):
     game = create(client, "coloretto", ["ann", "bob", "cid"])
     rnd = random.Random(1)
-    verdicts = _play(client, game, rnd, 2)
+    verdicts = game.play(rnd, 2)
     viewers = [game.table, game.seat(0), game.seat(1), {}]
     then = [_now(client, game, v) for v in viewers]
-    _play(client, game, rnd, 3)
+    game.play(rnd, 3)
     assert _table(client, game, {"type": "takeback", "to": verdicts[-1]}).status_code == 201
     assert [_now(client, game, v) for v in viewers] == then
 
@@ -83,10 +68,10 @@ def test_after_a_takeback_every_read_is_the_one_right_after_its_entry(client):
 def test_a_seats_takeback_is_applied_by_the_last_accept(client, title):
     game = create(client, title, _players(title))
     rnd = random.Random(title)
-    verdicts = _play(client, game, rnd, 3)
+    verdicts = game.play(rnd, 3)
     viewers = [game.table, *(game.seat(s) for s in range(SEATS[title])), {}]
     then = [_now(client, game, v) for v in viewers]
-    _play(client, game, rnd, 2)
+    game.play(rnd, 2)
     proposed = game.move(1, {"type": "takeback", "to": verdicts[-1]})
     assert proposed.status_code == 201
     of = proposed.json["seq"]
@@ -104,7 +89,7 @@ def test_a_seats_takeback_is_applied_by_the_last_accept(client, title):
 def test_a_decline_or_a_move_ends_a_seats_proposal_and_changes_nothing(client, title):
     game = create(client, title, _players(title))
     rnd = random.Random(title)
-    _play(client, game, rnd, 2)
+    game.play(rnd, 2)
     before = _now(client, game, game.table)
     of = game.move(0, {"type": "takeback", "to": 1}).json["seq"]
     declined = game.move(1, {"type": "takeback-decline", "of": of})
@@ -113,7 +98,7 @@ def test_a_decline_or_a_move_ends_a_seats_proposal_and_changes_nothing(client, t
     assert again.status_code == 422 and again.json["code"] == "no-such-proposal"
     assert _now(client, game, game.table) == before
     of = game.move(0, {"type": "takeback", "to": 1}).json["seq"]
-    _play(client, game, rnd, 1)
+    game.play(rnd, 1)
     events = client.get(game.url("/events"), headers=game.table).json["events"]
     assert {"type": "takeback-lapsed", "of": of} in events[-1]["effects"]
 
@@ -127,7 +112,7 @@ def test_a_decline_or_a_move_ends_a_seats_proposal_and_changes_nothing(client, t
 def test_a_refused_table_action_is_a_422_naming_its_rule_and_changes_nothing(
         client, who, move, code):
     game = create(client, "coloretto", ["ann", "bob", "cid"])
-    _play(client, game, random.Random(4), 2)
+    game.play(random.Random(4), 2)
     before = _now(client, game, game.table)
     answer = _table(client, game, move) if who == "table" else game.move(who, move)
     assert answer.status_code == 422 and answer.json["code"] == code, answer.json
@@ -174,7 +159,7 @@ def test_a_game_ends_when_all_but_one_seat_concede(client):
 
 def test_an_abandoned_game_is_listed_as_such_reveals_its_seed_and_verifies(client):
     game = create(client, "keltis-card", ["ann", "bob"])
-    _play(client, game, random.Random(6), 3)
+    game.play(random.Random(6), 3)
     answer = _table(client, game, {"type": "abandon", "reason": "the pub closed"})
     assert answer.status_code == 201
     summary = client.get(game.url()).json
