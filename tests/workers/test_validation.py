@@ -110,10 +110,12 @@ def test_drain_job_judges_every_dirty_game(store, redis_url, monkeypatch):
         assert kinds(store, game_id)[-1] == "move-accepted"
 
 
-def test_a_log_rewritten_by_a_failover_is_not_resumed_from_memory(store, redis_url):
+def test_a_log_rewritten_by_a_failover_is_not_resumed_from_memory(quiet, redis_url):
     """This process judged a draw that a failover then lost (the promoted replica had the log
     as it was before), and another worker judged a different move at the same seq: the next
-    judging here starts from the stored state, not the one this process remembers."""
+    judging here starts from the stored state, not the one this process remembers. (In a
+    database no running worker listens on, which would judge the move first.)"""
+    store, quiet_url = quiet, redis_url.rsplit("/", 1)[0] + "/8"
     game_id = new_game(store, seed="failover")
     names = [getattr(keys.game(game_id), f.name) for f in fields(keys.GameKeys)][1:]
     before = {name: store.redis.dump(name) for name in names}
@@ -128,7 +130,7 @@ def test_a_log_rewritten_by_a_failover_is_not_resumed_from_memory(store, redis_u
         "import redis, sys; from store import Store; from workers.drain import judge_pending;"
         "sys.exit(judge_pending(Store(redis.Redis.from_url(sys.argv[1])), sys.argv[2]) != 1)"
     )
-    subprocess.run([sys.executable, "-c", judged_elsewhere, redis_url, game_id], check=True)
+    subprocess.run([sys.executable, "-c", judged_elsewhere, quiet_url, game_id], check=True)
     assert submit(store, game_id, 0, {"type": "draw"}) == 4
     assert judge_pending(store, game_id) == 1
     assert kinds(store, game_id)[2:] == ["move-rejected", "move-submitted", "move-accepted"]
