@@ -16,7 +16,7 @@ import pytest
 from engine.games import GAMES
 from tests.api import create
 from tests.browser.conftest import ready
-from tests.browser.test_layout import SHORT, SIZES, play
+from tests.browser.test_layout import SHORT, SIZES
 
 COLOURS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "V": "violet"}
 RANKS = {1: "A", 10: "C"}
@@ -51,7 +51,7 @@ def expected(name, code, spec):
 def test_every_card_face_shows_what_its_title_s_rules_need(context, web, client, name):
     players, options = SHORT[name]
     game = create(client, name, players, options=options, seed=f"faces-{name}")
-    play(game, 12, random.Random(name))
+    game.play(random.Random(name), 12)
     spec = next(t for t in client.get("/v1/titles").json["titles"] if t["name"] == name)
     page = context.new_page()
     page.set_viewport_size(SIZES["phone"])
@@ -74,7 +74,7 @@ def test_every_card_face_shows_what_its_title_s_rules_need(context, web, client,
 def test_the_keltis_nwnz_board_labels_what_the_moves_name_and_explains_its_symbols(
         context, web, client):
     game = create(client, "keltis-nwnz", ["ann", "bob"], seed="faces-board")
-    play(game, 12, random.Random(1))
+    game.play(random.Random(1), 12)
     board = client.get("/v1/boards/keltis-nwnz").json
     page = context.new_page()
     page.goto(f"{web}/games/{game.id}#seat={game.tokens[0]}")
