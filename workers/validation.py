@@ -180,7 +180,7 @@ def _judged_by_fold(store: Store, game_id: str, rules: Game, submissions: list[d
     """The verdicts on `submissions`, one of which must know the line of play (a takeback),
     by folding the whole log up to the last of them."""
     last = submissions[-1]["seq"]
-    entries = [e for e in store.log.entries(game_id) if e["seq"] <= last]
+    entries = store.log.entries(game_id, upto=last)
     seed, decks = store.games.secret(game_id)
     wanted = {s["seq"] for s in submissions}
     bodies, pending = [], None
