@@ -13,9 +13,12 @@ only that a log is consistent with itself:
   the chain covers it. Nobody without the seat's private key, the server included, can make
   a move for it (`seat_mismatches`).
 
-Keys and signatures travel as base64url without padding. Everything here is a function of its
-arguments: the server's private key is handed in (`Signer`), and making a key (randomness) or
-reading one (files, the environment) is for the service and the command line.
+Keys and signatures travel as base64url without padding. Keys are `cryptography`'s (made, stored
+and read by the service and the command line); signing and checking are libsodium's (PyNaCl):
+a receipt signed in 15 us against OpenSSL's 25 us, once per answer that appends, and a seat's
+signature checked in 40 us against 84 us (docs/benchmarks.md, 2026-11-28). Everything here is
+a function of its arguments: the server's private key is handed in (`Signer`), and making a key
+(randomness) or reading one (files, the environment) is for the service and the command line.
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from nacl.bindings import crypto_sign, crypto_sign_open
+from nacl.exceptions import BadSignatureError
 
 from engine import log
 
@@ -36,6 +39,7 @@ ALG = "Ed25519"
 RECEIPT_FIELDS = ("game", "seq", "hash", "at", "kid")
 # What a kid is made of: the first bytes of the public key's SHA-256 (12 characters).
 _KID_BYTES = 9
+_SIGNATURE_BYTES = 64
 
 
 class BadKey(ValueError):
@@ -55,15 +59,15 @@ def unb64(text: Any) -> bytes:
         raise ValueError("not base64url") from None
 
 
-def public_key(text: Any) -> Ed25519PublicKey:
-    """A public key from its raw 32 bytes, base64url; BadKey when it is not one."""
+def public_key(text: Any) -> bytes:
+    """A public key's raw 32 bytes, from base64url; BadKey when it is not one."""
     try:
         raw = unb64(text)
     except ValueError as bad:
         raise BadKey(f"a public key is 32 bytes, base64url without padding: {bad}") from None
     if len(raw) != 32:
         raise BadKey(f"a public key is 32 bytes, base64url without padding (this is {len(raw)})")
-    return Ed25519PublicKey.from_public_bytes(raw)
+    return raw
 
 
 def kid_of(public_text: str) -> str:
@@ -74,8 +78,12 @@ def kid_of(public_text: str) -> str:
 def verified(public_text: Any, signature: Any, payload: bytes) -> bool:
     """Whether `signature` (base64url) is `public_text`'s over `payload`."""
     try:
-        public_key(public_text).verify(unb64(signature), payload)
-    except (BadKey, ValueError, InvalidSignature):
+        raw = unb64(signature)
+        # libsodium reads the signature as the first 64 bytes of what it is given.
+        if len(raw) != _SIGNATURE_BYTES:
+            return False
+        crypto_sign_open(raw + payload, public_key(public_text))
+    except (BadKey, ValueError, BadSignatureError):
         return False
     return True
 
@@ -96,18 +104,26 @@ class Signer:
 
     def __init__(self, private: Ed25519PrivateKey):
         self.private = private
-        self.public = b64(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
+        public = private.public_key().public_bytes_raw()
+        # libsodium's secret key: the seed, then the public key.
+        self._secret = private.private_bytes_raw() + public
+        self.public = b64(public)
         self.kid = kid_of(self.public)
 
     def receipt(self, game: str, seq: int, entry_hash: str, at: str) -> dict[str, Any]:
         receipt = {"game": game, "seq": seq, "hash": entry_hash, "at": at, "kid": self.kid}
-        return {**receipt, "sig": b64(self.private.sign(log.canonical(receipt)))}
+        return {**receipt, "sig": b64(_signature(log.canonical(receipt), self._secret))}
 
 
 def sign_move(private: Ed25519PrivateKey, game: str, seat: int, expected_version: int,
               move: Any) -> str:
     """A seat's signature of a submission (the command line's; a browser makes the same)."""
     return b64(private.sign(move_payload(game, seat, expected_version, move)))
+
+
+def _signature(payload: bytes, secret: bytes) -> bytes:
+    """Ed25519's 64-byte signature (libsodium answers it followed by the payload)."""
+    return crypto_sign(payload, secret)[:_SIGNATURE_BYTES]
 
 
 # -- checking a log's seat signatures ---------------------------------------------------------

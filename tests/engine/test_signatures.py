@@ -115,6 +115,29 @@ def test_a_bad_public_key_is_refused_with_a_reason():
         signatures.public_key("c2hvcnQ")
 
 
+def test_a_signature_of_any_other_length_does_not_verify():
+    """libsodium reads a signature as the first 64 bytes of what it is given: one cut short or
+    made longer must not shift into the payload."""
+    private, public = _key()
+    payload = signatures.move_payload(GAME_ID, 0, 3, {"type": "draw"})
+    good = private.sign(payload)
+    assert signatures.verified(public, signatures.b64(good), payload)
+    for bad in (good[:63], good + payload[:1], good[:63] + payload[:1], b""):
+        assert not signatures.verified(public, signatures.b64(bad), payload[len(bad) - 64:])
+        assert not signatures.verified(public, signatures.b64(bad), payload)
+
+
+def test_libsodium_and_openssl_agree_on_every_signature():
+    """Keys are `cryptography`'s, signing and checking libsodium's: each checks the other's."""
+    private, public = _key()
+    signer = signatures.Signer(private)
+    receipt = signer.receipt("g", 3, "ab" * 32, "2026-11-28T10:00:00.000Z")
+    private.public_key().verify(signatures.unb64(receipt["sig"]),
+                                signatures.receipt_payload(receipt))
+    payload = signatures.move_payload(GAME_ID, 1, 7, {"type": "take", "row": 0})
+    assert signatures.verified(public, signatures.b64(private.sign(payload)), payload)
+
+
 # -- receipts --------------------------------------------------------------------------------
 
 
