@@ -23,6 +23,7 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
   every player count of `--titles`, and the used memory of many compacted games
   (`bench.compaction`, against a Redis of its own).
 The machine's load moves every absolute figure: compare the two sides of one run.
+`--throughput-only` prints the C clients' comparison alone: a quick side-by-side of two trees.
 """
 
 from __future__ import annotations
@@ -292,11 +293,14 @@ def service_figures(args) -> None:
         connection = redis.Redis.from_url(s.redis_url)
         baseline = footprint.used_memory(connection)
         clients = load.Clients(args.client_processes)
+        many = (args.clients, "many")
+        counts = (many,) if args.throughput_only else ((1, "one"), many)
         try:
-            played = sum(compare(clients, s, args, count, label)
-                         for count, label in ((1, "one"), (args.clients, "many")))
+            played = sum(compare(clients, s, args, count, label) for count, label in counts)
         finally:
             clients.close()
+        if args.throughput_only:
+            return
         print("Redis memory of the stored games:")
         for line in footprint.measure(connection, baseline, played).lines():
             print("  " + line)
@@ -348,9 +352,14 @@ def main() -> None:
     parser.add_argument("--redis-port", type=int, help="default: a free one")
     parser.add_argument("--web-port", type=int,
                         help="the ceiling listens on the next one (default: free ones)")
+    parser.add_argument("--throughput-only", action="store_true",
+                        help="only the service against the ceiling with --clients clients: a"
+                        " quick side-by-side of two trees")
     compaction.add_arguments(parser)
     args = parser.parse_args()
     service_figures(args)
+    if args.throughput_only:
+        return
     engine.print_figures(args.titles, args.playouts, args.repeats)
     print("Ended games compacted (bench.compaction):")
     compaction.print_figures(args.titles, args.compaction_reads, args.compaction_games)

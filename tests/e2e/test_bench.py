@@ -56,3 +56,15 @@ def test_the_instruction_count_of_a_move_is_printed():
     # Two moves add less than two counts of the same run differ by (0.5% of the process's
     # whole count): the figure may come out below zero here, and is only checked for.
     assert re.search(rf"the web's instructions a move .*: -?{_NUMBER} M", run.stdout), run.stdout
+
+
+def test_the_throughput_alone_is_the_many_clients_comparison():
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.run", "--seconds", "1", "--rounds", "1", "--clients", "3",
+         "--games-per-client", "1", "--client-processes", "1", "--workers", "1",
+         "--options", '{"deals": 1}', "--throughput-only"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert re.search(_FIGURES["ratios"], run.stdout), run.stdout
+    assert run.stdout.startswith("3 clients,") and "engine replay" not in run.stdout
