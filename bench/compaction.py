@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import redis
 
-from bench.local import free_port, start_redis
+from bench.local import free_port, signing_key, start_redis
 from bench.memory import ROOT, play
 from bench.played import retold, stored
 from engine.games import GAMES
@@ -113,6 +113,7 @@ def print_figures(titles: list[str], reads: int, count: int) -> None:
     try:
         os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         os.environ.update(out_of_reach())
+        signing_key()
         client = redis.Redis(port=port)
         from service import create_app
 
