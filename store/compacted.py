@@ -192,7 +192,7 @@ def decode(game_id: str, raw: bytes, meta_head: str | None,
     checked (`Broken`)."""
     record = Record(game_id, dictionary.decompressor().decompress(raw), meta_head, secret,
                     sealed == seal(raw))
-    record.read(upto=0)
+    record.read(upto=0)  # reading any entry decodes them all, and checks the chain, now
     return record
 
 
