@@ -10,11 +10,13 @@ a worker does: `bench.memory.play`). For each it prints the game's Redis memory 
 USAGE` summed over every key of its hash tag) live and compacted, and the p50 of three reads
 through the API, live then compacted: the whole replay download, the state at the middle step
 and the score. Compacted reads are timed as a web process serves them once it has read the
-game (its cache), and cold (the record read and every hash recomputed again, each time).
+game (its cache), and cold (the process's cache emptied before each read: the record read
+again, and what the read needs of it decoded again, every hash recomputed for entries).
 
 Then it stores `--compaction-games` short finished games (`bench.played`, one per title in
 turn), compacts them, and prints how much Redis's used memory grew per game, and so how many
-fit in 2 GB.
+fit in 2 GB (extrapolated). `python -m bench.season` stores 100,000 for real, in some 11
+minutes, and prints their used_memory.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from collections.abc import Callable
 
 import redis
 
-from bench.local import free_port, start_redis
-from bench.memory import ROOT, play
+from bench.local import diskless_redis, signing_key
+from bench.memory import play
 from bench.played import retold, stored
 from engine.games import GAMES
 from service.limits import out_of_reach
@@ -85,7 +87,7 @@ def per_title(http, store: Store, client: redis.Redis, titles: list[str], times:
             assert compact(store, game_id) == Compaction.WRITTEN
             compacted = memory(client, game_id)
             sizes.append(compacted)
-            cold_ms = timed_reads(http, store, game_id, max(3, times // 5), cold=True)
+            cold_ms = timed_reads(http, store, game_id, times, cold=True)
             warm_ms = timed_reads(http, store, game_id, times)
             reads = "".join(f" {a:6.2f} /{b:6.2f} /{c:6.1f}"
                             for a, b, c in zip(live_ms, warm_ms, cold_ms, strict=True))
@@ -108,11 +110,10 @@ def many(store: Store, client: redis.Redis, count: int) -> float:
 
 def print_figures(titles: list[str], reads: int, count: int) -> None:
     """Every figure of the module's docstring, against a redis-server of its own."""
-    port = free_port()
-    server = start_redis(port, str(ROOT / "redis.conf"), "--save", "", "--appendonly", "no")
-    try:
+    with diskless_redis() as port:
         os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
         os.environ.update(out_of_reach())
+        signing_key()
         client = redis.Redis(port=port)
         from service import create_app
 
@@ -127,9 +128,6 @@ def print_figures(titles: list[str], reads: int, count: int) -> None:
         print(f"{count} short games stored and compacted: used_memory grew {grew:,.0f} B a"
               f" game; 100,000 take {grew * 100_000 / 2**30:.2f} GB (extrapolated);"
               f" {_GB2 / grew:,.0f} fit in 2 GB")
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 def main() -> None:

@@ -7,11 +7,14 @@ The benchmarks measure what the tests check, on the same processes; both take th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -24,6 +27,7 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 _REDIS_UP_SECONDS = 10
+_CONF = Path(__file__).resolve().parents[1] / "redis.conf"
 
 
 def free_port() -> int:
@@ -63,6 +67,19 @@ def start_redis(port: int, *options: str) -> subprocess.Popen:
     finally:
         client.close()
     return proc
+
+
+@contextlib.contextmanager
+def diskless_redis() -> Iterator[int]:
+    """A redis-server with the project's redis.conf (its memory settings) holding nothing on
+    disk, on a free port (given), stopped at the end."""
+    port = free_port()
+    server = start_redis(port, str(_CONF), "--save", "", "--appendonly", "no")
+    try:
+        yield port
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def _wait_for(client: redis.Redis, proc: subprocess.Popen) -> None:

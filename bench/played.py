@@ -10,7 +10,6 @@ entry differs, so the canonical bytes of the others are computed once for all te
 from __future__ import annotations
 
 import functools
-import hashlib
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -42,10 +41,13 @@ class _Told:
 
 
 @functools.cache
-def played(title: str, seed: str) -> _Told:
+def played(title: str, seed: str, seats: int | None = None) -> _Told:
+    """The game of `title` played from `seed`: the shortest of its kind (the fewest players,
+    one deal or round) unless `seats` is given, then a whole one with the default options."""
     game = GAMES[title]
+    options = _SHORTEST.get(title) if seats is None else None
     whole = playout.play(
-        game, min(game.seat_counts), seed, random.Random(seed), _SHORTEST.get(title)
+        game, seats or min(game.seat_counts), seed, random.Random(seed), options
     )
     bodies = [
         {**{k: v for k, v in entry.items() if k != "hash"}, "at": _stamp(_PLAYED, entry["seq"])}
@@ -62,17 +64,16 @@ def played(title: str, seed: str) -> _Told:
 
 
 def replay(title: str, seed: str, game_id: str, players: list[str] | None = None,
-           created: int = 0) -> dict[str, Any]:
-    """The replay document of `title` played from `seed`, by `players` (p0, p1... unless
-    given), created `created` seconds into 2026 and stored as `game_id`."""
-    told = played(title, seed)
+           created: int = 0, seats: int | None = None) -> dict[str, Any]:
+    """The replay document of `title` played from `seed` (`played`), by `players` (p0, p1...
+    unless given), created `created` seconds into 2026 and stored as `game_id`."""
+    told = played(title, seed, seats)
     names = players or told.created["players"]
     first = {**told.created, "players": names, "at": _stamp(_CREATED, 1000 * created)}
     entries = [{**first, "hash": log.chain_hash(log.GENESIS, first)}]
     for body, canonical in zip(told.bodies, told.canonical, strict=True):
         # engine.log.chain_hash, from bytes made once
-        digest = hashlib.sha256(entries[-1]["hash"].encode() + canonical).hexdigest()
-        entries.append({**body, "hash": digest})
+        entries.append({**body, "hash": log.link(entries[-1]["hash"], canonical)})
     game = told.playout.game
     return {
         "format": "tablelog-replay/1",
@@ -91,19 +92,21 @@ def replay(title: str, seed: str, game_id: str, players: list[str] | None = None
     }
 
 
-def retold(title: str, number: int, seeds: int = 5) -> dict[str, Any]:
-    """Game `number` of many of `title`: one of `seeds` playouts, its players renamed, created
-    a minute after game `number - 1` and not at the same time as any other title's."""
-    seats = min(GAMES[title].seat_counts)
-    players = [f"{title[:3]}{number}-{seat}" for seat in range(seats)]
+def retold(title: str, number: int, seeds: int = 5, seats: int | None = None) -> dict[str, Any]:
+    """Game `number` of many of `title`: one of `seeds` playouts (`played` with `seats`), its
+    players renamed, created a minute after game `number - 1` and not at the same time as any
+    other title's."""
+    count = seats or min(GAMES[title].seat_counts)
+    players = [f"{title[:3]}{number}-{seat}" for seat in range(count)]
     return replay(title, f"{title}-{number % seeds}", f"{title}-{number}", players,
-                  created=60 * number + sorted(GAMES).index(title))
+                  created=60 * number + sorted(GAMES).index(title), seats=seats)
 
 
-def stored(store: Store, document: dict[str, Any]) -> Loaded:
-    """Write a document `replay` made straight into `store`, as an import does once it has
-    verified it, without judging it again: the fast way to fill a server with finished games."""
-    told = played(document["game"], document["seed"])
+def stored(store: Store, document: dict[str, Any], seats: int | None = None) -> Loaded:
+    """Write a document `replay` made (of a game `played` with `seats`) straight into `store`,
+    as an import does once it has verified it, without judging it again: the fast way to fill
+    a server with finished games."""
+    told = played(document["game"], document["seed"], seats)
     secret = {"seed": document["seed"], "decks": []}
     return store.games.load(document["id"], document["entries"], secret, told.projection)
 

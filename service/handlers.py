@@ -33,7 +33,7 @@ from store.audits import AuditStatus
 from store.connection import FULL, UNREACHABLE
 from store.hub import Waiter
 from store.log import Appended, Landed, Outcome, Writing, now, verdict_on
-from store.projections import Projection, Status
+from store.projections import Projection, Status, score_json
 from workers import queue
 
 # -- creating and listing ---------------------------------------------------------------------
@@ -501,12 +501,20 @@ def _rebuilt(store: Store, seen: Seen, upto: int | None) -> tuple[list[dict[str,
     return entries, log.state_at(seen.game, log.table_of(seen.meta, seed, decks), entries)
 
 
-def _ended(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Any]:
-    """A finished game's whole log and its final state, as stored: it changes no more, and an
-    export downloads every finished game, so replaying each log again would be the export's
-    whole cost. (A running game is replayed: a verdict may land between the two reads.)"""
-    _, saved = store.projections.state(seen.id)
-    return store.log.entries(seen.id), seen.game.decode(saved)
+def _ended(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Status, int, Any]:
+    """A finished game's whole log, its status, round and score, as stored: it changes no
+    more, and an export downloads every finished game, so replaying each log again would be
+    the export's whole cost (and a compacted game keeps its score, not its state). (A running
+    game is replayed: a verdict may land between the reads.)"""
+    entries, position = store.log.entries(seen.id), store.projections.position(seen.id)
+    return entries, position.status, position.round, orjson.loads(_current_score(store, seen))
+
+
+def _replayed(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Status, int, Any]:
+    """A running game's log, its status, round and score, replayed through the engine."""
+    entries, final = _rebuilt(store, seen, None)
+    return (entries, Status.of(seen.game, final), seen.game.round(final),
+            seen.game.score(final).to_json(seen.meta["players"]))
 
 
 def state(store: Store, seen: Seen, at: int | None) -> bytes:
@@ -570,8 +578,7 @@ def _current_score(store: Store, seen: Seen) -> bytes:
     if kept is not None:
         return kept
     at, saved = store.projections.state(seen.id)
-    now_state = seen.game.decode(saved)
-    computed = orjson.dumps(seen.game.score(now_state).to_json(seen.meta["players"]))
+    computed = score_json(seen.game, seen.game.decode(saved), seen.meta["players"])
     store.projections.keep_score(seen.id, at, computed)
     return computed
 
@@ -583,11 +590,11 @@ def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[
 
 def replay_document(store: Store, signer: Signer, seen: Seen) -> dict[str, Any]:
     meta, game, game_id, finished = seen.meta, seen.game, seen.id, seen.finished
-    entries, final = _ended(store, seen) if finished else _rebuilt(store, seen, None)
+    entries, status, last_round, score = (_ended if finished else _replayed)(store, seen)
     seed, decks = store.games.secret(game_id)
     table = log.table_of(meta, seed, decks)
     canonical = game.canonical_deck(table.seats, table.options)
-    dealt = [list(table.deck(r, canonical)) for r in range(1, game.round(final) + 1)]
+    dealt = [list(table.deck(r, canonical)) for r in range(1, last_round + 1)]
     created = entries[0]
     return {
         "format": "tablelog-replay/1",
@@ -596,13 +603,13 @@ def replay_document(store: Store, signer: Signer, seen: Seen) -> dict[str, Any]:
         "players": meta["players"],
         "options": meta["options"],
         "rules_version": created["rules_version"],
-        "status": Status.of(game, final),
+        "status": status,
         "version": meta["version"],
         "seed_commitment": meta["seed_commitment"],
         "seed": seed if finished else None,
         "deal": _deal(game, table, dealt, finished) if seen.viewer == TABLE else None,
         "entries": [redact(e, seen.viewer) for e in entries],
-        "score": game.score(final).to_json(meta["players"]),
+        "score": score,
         # The server's word for the log as it gave it: anyone can check it later with the
         # published keys (engine.signatures).
         "head": signer.receipt(game_id, entries[-1]["seq"], entries[-1]["hash"], now()),

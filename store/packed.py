@@ -7,13 +7,16 @@ entry stored with its keys sorted at every depth (as every append writes them) i
 them sorted, so it reads back byte for byte; any other (a `game-created` entry written before
 entries were sorted) is kept whole, under `=`, its hash left empty in its place.
 
-`packed` and `unpacked` are the two directions; `unpacked` leaves every `hash` empty, for the
-reader to recompute.
+`packed` and `unpacked` are the two directions. `unpacked` leaves the hashes for the reader to
+recompute: an entry kept whole holds an empty `hash` in its place; any other holds none, its keys
+in no particular order, for it was stored sorted and is to be written sorted (`whole` tells
+which is which).
 """
 
 from __future__ import annotations
 
 import calendar
+import functools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -51,6 +54,8 @@ def unpacked(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if _WHOLE in kept:
             out.append(dict(kept[_WHOLE]))
             continue
+        # Not sorted again here: a reader writes it sorted (a dict rebuilt in order cost a
+        # fifth of reading a record).
         entry = dict(kept)
         if _AT in entry:
             before_ms += entry.pop(_AT)
@@ -58,9 +63,14 @@ def unpacked(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if entry.pop(_SAME, None):
             judged = out[entry["of"] - 1]
             entry["move"], entry["seat"] = judged["move"], judged["seat"]
-        entry["seq"], entry["hash"] = seq, ""
-        out.append({k: entry[k] for k in sorted(entry)})
+        entry["seq"] = seq
+        out.append(entry)
     return out
+
+
+def whole(kept: dict[str, Any]) -> bool:
+    """Whether a packed entry is kept whole (its keys in their stored order)."""
+    return _WHOLE in kept
 
 
 def _sorted(entry: dict[str, Any]) -> bool:
@@ -80,15 +90,29 @@ def _repeats(entries: Sequence[dict[str, Any]], entry: dict[str, Any]) -> bool:
 def _ms(at: Any) -> int | None:
     """The milliseconds since the epoch of a time as entries spell it (`store.log.now`), when it
     spells them back the same."""
-    if not isinstance(at, str) or len(at) != 24:
+    if not isinstance(at, str) or len(at) != 24 or at[19] != ".":
         return None
-    try:
-        whole = calendar.timegm(time.strptime(at[:19], "%Y-%m-%dT%H:%M:%S"))
-        ms = whole * 1000 + int(at[20:23])
-    except ValueError:
+    whole = _seconds(at[:19])
+    if whole is None or not at[20:23].isdigit():
         return None
+    ms = whole * 1000 + int(at[20:23])
     return ms if _at(ms) == at else None
 
 
+@functools.lru_cache(maxsize=1024)
+def _seconds(spelled: str) -> int | None:
+    # Parsed once a second, not once an entry: parsing was most of packing a log.
+    try:
+        return calendar.timegm(time.strptime(spelled, "%Y-%m-%dT%H:%M:%S"))
+    except ValueError:
+        return None
+
+
 def _at(ms: int) -> str:
-    return f"{time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(ms // 1000))}.{ms % 1000:03d}Z"
+    return f"{_second(ms // 1000)}.{ms % 1000:03d}Z"
+
+
+@functools.lru_cache(maxsize=1024)
+def _second(seconds: int) -> str:
+    # A game's entries come a few to a second: each second is spelled once, not per entry.
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))

@@ -17,13 +17,16 @@ import collections
 import logging
 import sys
 from enum import StrEnum
+from typing import Any
 
+import orjson
 from rich.progress import Progress
 
 from engine import log
 from store import Store
-from store.compacted import Broken, decode, encode, final_state
+from store.compacted import Broken, decode, encode, final_state, seal
 from store.connection import cluster_url, redis_url
+from store.projections import score_json
 
 _log = logging.getLogger(__name__)
 # Games read at once by the sweep of ended games.
@@ -62,23 +65,34 @@ def compact(store: Store, game_id: str) -> Compaction:
     entries = store.log.entries(game_id)
     if len(entries) != head[0] or entries[-1]["hash"] != head[1]:
         return Compaction.MOVED
-    # A record's hashes are recomputed from its entries: compacting a log that does not chain
-    # would hide what an audit must find.
-    if broken := log.broken_links(entries):
-        _log.error("game %s is not compacted: its log breaks at entries %s", game_id, broken)
-        return Compaction.BROKEN
-    secret = store.games.secret(game_id)
-    # Most often the state is left out, for a reader to fold again: a sixth of a short record.
-    record = encode(entries, None if final_state(entries, *secret).encode() == state else state)
-    try:
-        read = decode(game_id, record, head[1], secret)
-        same = read.read() == entries and read.final_state() == state
-    except Broken:
-        same = False
-    if not same:
-        _log.error("game %s is not compacted: its record does not read back as its log", game_id)
+    record = _made(game_id, entries, state, store.games.secret(game_id), head[1])
+    if record is None:
+        # A record's hashes are recomputed from its entries: compacting a log that does not
+        # chain would hide what an audit must find. Its record does not read back as it (its
+        # hashes recomputed are not those stored), so it is not checked on its own first.
+        _log.error("game %s is not compacted: its record does not read back as its log"
+                   " (its log breaks at entries %s)", game_id, log.broken_links(entries))
         return Compaction.BROKEN
     return Compaction(store.compacted.write(game_id, head, record))
+
+
+def _made(game_id: str, entries: list[dict[str, Any]], state: bytes,
+          secret: tuple[str, list[list[str]]], head: str) -> bytes | None:
+    """An ended game's record, None unless it reads back as the very log, state and score."""
+    game = log.rules(entries[0])
+    # The score is kept, for a score read to need neither the chain recomputed nor a fold; the
+    # state is most often left out, for a reader to fold again: a sixth of a short record.
+    score = score_json(game, game.decode(orjson.loads(state)), entries[0]["players"])
+    folded = final_state(entries, *secret).encode()
+    record = encode(entries, None if folded == state else state, score)
+    try:
+        read = decode(game_id, record, head, secret, seal(record))
+        # Entries that are the log's fold to what it folds to: folding them again is not needed.
+        same = (read.read() == entries and (read.state or folded) == state
+                and read.kept_score() == score)
+    except Broken:
+        return None
+    return record if same else None
 
 
 def compact_ended(store: Store, shown: bool = True) -> collections.Counter[Compaction]:

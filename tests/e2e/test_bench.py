@@ -68,3 +68,13 @@ def test_the_throughput_alone_is_the_many_clients_comparison():
     assert run.returncode == 0, run.stderr[-3000:]
     assert re.search(_FIGURES["ratios"], run.stdout), run.stdout
     assert run.stdout.startswith("3 clients,") and "engine replay" not in run.stdout
+
+
+def test_a_season_of_compacted_games_prints_its_memory():
+    run = subprocess.run([sys.executable, "-m", "bench.season", "--games", "12", "--seeds", "2",
+                          "--processes", "2", "--whole"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert re.search(r"12 games stored, 12 records, in \d+ s: used_memory [\d.]+ GB \([\d,]+ B"
+                     r" a game\), used_memory_rss [\d.]+ GB \([\d,]+ B a game\); [\d,]+ games fit"
+                     r" in 2 GB", run.stdout), run.stdout

@@ -15,7 +15,7 @@ from engine.game import Table
 from engine.games import GAMES
 from service import create_app
 from store import Store, compacted, dictionary, keys
-from store.projections import Projection
+from store.projections import Field, Projection
 from tests.api import head_unsigned
 from workers.compaction import Compaction, compact
 
@@ -174,3 +174,52 @@ def test_a_game_that_has_not_ended_is_not_compacted(store):
                        Projection.of(game, state, 0))
     assert compact(store, "cmp-running") == Compaction.RUNNING
     assert store.redis.exists(keys.game("cmp-running").log)
+
+
+def rewritten(store: Store, game_id: str, text: bytes, sealed: bool) -> None:
+    """The record's text replaced by `text`, its digest kept as it was or (`sealed`) made that
+    of the new record, as someone rewriting both would."""
+    record = dictionary.compressor().compress(text)
+    store.redis.set(keys.game(game_id).compact, record)
+    if sealed:
+        store.redis.hset(keys.game(game_id).proj, Field.RECORD, compacted.seal(record))
+
+
+def test_a_compacted_score_changed_is_a_loud_500_and_a_failed_audit(app, store, caplog):
+    game_id = "cmp-score"
+    stored(store, game_id, GOLDEN / "hermit" / "1" / "3p.json.gz")
+    url = f"/v1/games/{game_id}/score"
+    live = app.test_client().get(url).get_data()
+    assert compact(store, game_id) == Compaction.WRITTEN
+    text = dictionary.decompressor().decompress(store.redis.get(keys.game(game_id).compact))
+    document, score = text.split(b"\n")
+    assert score == live and app.test_client().get(url).get_data() == live
+    within = app.extensions["store"]
+    changed = document + b"\n" + score.replace(b'"total":10,', b'"total":11,', 1)
+
+    rewritten(store, game_id, changed, sealed=False)
+    within.compacted.forget()
+    with caplog.at_level(logging.ERROR):
+        answer = app.test_client().get(url)
+    assert answer.status_code == 500 and answer.json["code"] == "log-broken"
+    assert any("not those compaction wrote" in r.getMessage() for r in caplog.records)
+
+    # Its digest rewritten too, the score is served as kept: an audit folds the log again.
+    rewritten(store, game_id, changed, sealed=True)
+    within.compacted.forget()
+    assert app.test_client().get(url).json["players"][0]["total"] == 11
+    report = app.test_client().post(f"/v1/games/{game_id}/audit?wait=10").json
+    assert report["status"] == "done" and not report["ok"] and report["hash_chain_ok"]
+    assert {"seq": len(orjson.loads(document)["entries"]), "what": "stored score"} in report[
+        "mismatches"]
+
+
+def test_a_record_written_before_scores_were_kept_in_it_reads_as_before(app, store):
+    game_id = "cmp-unsealed"
+    entries = stored(store, game_id, GOLDEN / "keltis-card" / "1" / "2p.json.gz")
+    before = read_all(app, app.extensions["store"], game_id, entries, cold=False)
+    assert compact(store, game_id) == Compaction.WRITTEN
+    text = dictionary.decompressor().decompress(store.redis.get(keys.game(game_id).compact))
+    rewritten(store, game_id, text.split(b"\n")[0], sealed=False)
+    store.redis.hdel(keys.game(game_id).proj, Field.RECORD)
+    assert read_all(app, app.extensions["store"], game_id, entries, cold=True) == before
