@@ -554,6 +554,8 @@ def _check_at(meta: dict[str, Any], at: int) -> None:
 
 
 def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
+    if seen.finished:  # none, at every table: its state is not read (nor a compacted log folded)
+        return {"version": store.projections.at(seen.id), "moves": []}
     game, caller = seen.game, seen.caller
     at, saved = store.projections.state(seen.id)
     now_state = game.decode(saved)

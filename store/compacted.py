@@ -35,7 +35,7 @@ import collections
 import hashlib
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -156,6 +156,11 @@ class Record:
         """Entries `after` < seq <= `upto`, at most `limit`, as `Log.entries` reads them."""
         found = self.entries[after:upto]
         return [orjson.loads(e) for e in (found if limit is None else found[:limit])]
+
+    def past(self, after: int) -> Iterator[dict[str, Any]]:
+        """The entries past seq `after`, each read only when reached: a verdict is found a few
+        entries past its submission, and the rest of a long log is never parsed."""
+        return (orjson.loads(e) for e in self.entries[after:])
 
 
 def final_state(entries: Sequence[dict[str, Any]], seed: str, decks: Sequence[Sequence[str]]

@@ -419,7 +419,7 @@ class Log:
             if found:
                 return orjson.loads(found)
             record = self.compacted.read(game_id)
-        return None if record is None else verdict_on(record.read(seq), seq)
+        return None if record is None else verdict_on(record.past(seq), seq)
 
     def queue_submitted(self, batch: Batch, game_id: str) -> Answer[int]:
         """Queue reading the last submission's seq (0 before any)."""

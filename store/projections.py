@@ -124,6 +124,10 @@ class Projections:
         *position, state = self.redis.hmget(keys.game(game_id).proj, *_POSITION, Field.STATE)
         return _position(position), state or self._record(game_id).final_state()
 
+    def at(self, game_id: str) -> int:
+        """The log version the projections describe."""
+        return int(self.redis.hget(keys.game(game_id).proj, Field.AT))
+
     def state(self, game_id: str) -> tuple[int, Any]:
         """The log version the projections describe and the engine state there, encoded."""
         at, state = self.redis.hmget(keys.game(game_id).proj, Field.AT, Field.STATE)

@@ -78,3 +78,12 @@ def test_a_season_of_compacted_games_prints_its_memory():
     assert re.search(r"12 games stored, 12 records, in \d+ s: used_memory [\d.]+ GB \([\d,]+ B"
                      r" a game\), used_memory_rss [\d.]+ GB \([\d,]+ B a game\); [\d,]+ games fit"
                      r" in 2 GB", run.stdout), run.stdout
+
+
+def test_every_read_of_an_ended_game_is_timed_live_cold_and_cached():
+    run = subprocess.run([sys.executable, "-m", "bench.compacted_reads", "--times", "1"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    timed = rf"{_NUMBER} /\s+{_NUMBER} \(\s*{_NUMBER}x\) /\s+{_NUMBER} \(\s*{_NUMBER}x\)"
+    for read in ("/state", "/legal-moves", "/moves/6", "(summary)"):
+        assert re.search(rf"keltis-nwnz\s+3 {re.escape(read)}\s+{timed}", run.stdout), run.stdout

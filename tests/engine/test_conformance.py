@@ -38,6 +38,8 @@ def test_random_playouts_end_and_replay_exactly(name, seats, seed, rnd):
     playout = play(game, seats, seed, rnd)
     assert game.is_over(playout.final)
     assert game.score(playout.final).final
+    # The service answers an ended game's legal moves without reading its state: none.
+    assert not any(game.legal_moves(playout.final, seat) for seat in range(seats))
 
     folded = [step.state for step in log.fold(game, playout.table, playout.entries)]
     accepted = [folded[i] for i, e in enumerate(playout.entries) if e["type"] == log.ACCEPTED]

@@ -159,6 +159,9 @@ def test_a_compacted_log_that_does_not_chain_is_a_loud_500_and_a_failed_audit(
     with caplog.at_level(logging.ERROR):
         for path, _ in reads(game_id, entries)[1:10]:  # a summary reads no log
             answer = app.test_client().get(path)
+            if path.endswith("/legal-moves"):  # an ended game has none: nothing read to answer
+                assert answer.status_code == 200 and answer.json["moves"] == [], path
+                continue
             assert answer.status_code == 500 and answer.json["code"] == "log-broken", path
     assert any("compacted log is broken" in r.getMessage() for r in caplog.records)
     report = app.test_client().post(f"/v1/games/{game_id}/audit?wait=10").json
