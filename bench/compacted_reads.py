@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from bench.compaction import p50_ms
+from bench.compaction import p50s
 from bench.local import diskless_redis, signing_key
 from bench.memory import play
 from service.limits import out_of_reach
@@ -42,17 +42,10 @@ def main() -> None:
         for title, seats in GAMES:
             game_id = play(http, store, title, seats, f"reads-{title}")
             url = f"/v1/games/{game_id}"
-
-            def reads(cold: bool, url: str = url) -> list[float]:
-                def read(path: str) -> None:
-                    if cold:
-                        store.compacted.forget()
-                    assert http.get(url + path).status_code == 200, path
-                return [p50_ms(lambda p=path: read(p), args.times) for path in PATHS]
-
-            live = reads(False)
+            live = p50s(http, store, url, PATHS, args.times)
             assert compact(store, game_id) == Compaction.WRITTEN
-            cold, cached = reads(True), reads(False)
+            cold = p50s(http, store, url, PATHS, args.times, cold=True)
+            cached = p50s(http, store, url, PATHS, args.times)
             for path, a, b, c in zip(PATHS, live, cold, cached, strict=True):
                 print(f"{title:12} {seats:>5} {path or '(summary)':30} {a:6.2f} / {b:6.2f}"
                       f" ({b / a:4.1f}x) / {c:6.2f} ({c / a:4.1f}x)")

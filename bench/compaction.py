@@ -25,7 +25,7 @@ import argparse
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import redis
 
@@ -58,18 +58,23 @@ def p50_ms(read: Callable[[], object], times: int) -> float:
 def timed_reads(http, store: Store, game_id: str, times: int, cold: bool = False
                 ) -> list[float]:
     """The p50 of the replay download, the state at the middle step and the score."""
-    url = f"/v1/games/{game_id}"
     middle = store.log.head(game_id)[0] // 2
+    return p50s(http, store, f"/v1/games/{game_id}",
+                ("/replay", f"/state?at={middle}", "/score"), times, cold)
 
+
+def p50s(http, store: Store, url: str, paths: Sequence[str], times: int, cold: bool = False
+         ) -> list[float]:
+    """The p50 of each read of `url` + a path; `cold`: the process's cache of compacted games
+    emptied before each."""
     def get(path: str) -> Callable[[], None]:
         def read() -> None:
             if cold:
                 store.compacted.forget()
-            assert http.get(path).status_code == 200
+            assert http.get(url + path).status_code == 200, path
         return read
 
-    return [p50_ms(get(path), times)
-            for path in (f"{url}/replay", f"{url}/state?at={middle}", f"{url}/score")]
+    return [p50_ms(get(path), times) for path in paths]
 
 
 def per_title(http, store: Store, client: redis.Redis, titles: list[str], times: int

@@ -42,7 +42,7 @@ import orjson
 import redis
 
 from engine import log
-from engine.log import GENESIS, canonical, chain_hash, link
+from engine.log import GENESIS, chain_hash, link
 from store import dictionary, keys
 from store.packed import packed, unpacked, whole
 from store.projections import Field, Status, state_json
@@ -195,10 +195,17 @@ def decode(game_id: str, raw: bytes, meta_head: str | None,
            secret: tuple[str, list[list[str]]], sealed: str | None = None) -> Record:
     """A record read back (`sealed`: the digest its game keeps), every hash recomputed and
     checked (`Broken`)."""
-    record = Record(game_id, dictionary.decompressor().decompress(raw), meta_head, secret,
-                    sealed == seal(raw))
+    record = opened(game_id, raw, meta_head, secret, sealed)
     record.read(upto=0)  # reading any entry decodes them all, and checks the chain, now
     return record
+
+
+def opened(game_id: str, raw: bytes, meta_head: str | None,
+           secret: tuple[str, list[list[str]]], sealed: str | None) -> Record:
+    """A record decompressed only: its entries are decoded, and checked, by the first read of
+    them."""
+    return Record(game_id, dictionary.decompressor().decompress(raw), meta_head, secret,
+                  sealed is not None and sealed == seal(raw))
 
 
 _NO_HASH = b'"hash":""'
@@ -215,8 +222,7 @@ def _hashed(previous: str, entry: dict[str, Any]) -> tuple[str, bytes]:
     blank = orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
     at = blank.find(_NO_HASH)
     if blank.count(_NO_HASH) != 1:
-        del entry["hash"]
-        entry["hash"] = digest = link(previous, canonical(entry))
+        entry["hash"] = digest = chain_hash(previous, entry)
         return digest, orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
     end = at + len(_NO_HASH)
     # Its keys are sorted and `seq` comes after `hash`: a comma follows the member.
@@ -299,11 +305,8 @@ class Compacted:
         raw, meta_head, (seed, decks), sealed = pipe.execute()
         if raw is None:
             return None
-        # Decompressed only: its entries are decoded, and checked, by the first read of them.
-        record = Record(game_id, dictionary.decompressor().decompress(raw),
-                        meta_head.decode() if meta_head else None,
-                        (seed.decode(), orjson.loads(decks)),
-                        sealed is not None and sealed.decode() == seal(raw))
+        record = opened(game_id, raw, meta_head.decode() if meta_head else None,
+                        (seed.decode(), orjson.loads(decks)), sealed and sealed.decode())
         with self._lock:
             self._kept[game_id] = record
             while len(self._kept) > KEPT:
