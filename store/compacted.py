@@ -8,20 +8,22 @@ record under `tl:{id}:compact` and removes those keys in one script (`_COMPACT`)
 finds either the live keys or the record, never neither.
 
 The record is a zstd frame, compressed with the dictionary shipped in the repository
-(`store.dictionary`), of one JSON object: `version` and `head` (the last entry's hash, as meta
-holds it too), `entries`, each without its hash and what else the others tell
-(`store.packed`), and `state`, the projections' engine state text, only when folding the log
-does not give it back byte for byte (it always has: an audit checks as much); then, on a line
-of its own, the final score's JSON as a score read answers it (records written before it was
-kept have none). As the record is written, its digest (`seal`) goes into the proj hash.
+(`store.dictionary`), of lines of JSON: a header (`version`, the span size, and the `links`: the
+hash of each span's last entry but the last span's, whose last is meta's head), the entries a
+span (`SPAN`) a line, each without its hash and what else the others of its span tell
+(`store.packed`), the final engine state as the projections held it, and the final score as a
+score read answers it (computing it again from the state was most of a first score read of a
+Coloretto game). As the record is written, its digest (`seal`) goes into the proj hash.
 
-Reading entries recomputes every hash and checks the chain ends at the stored head and at
-meta's: a record that does not is `Broken`, a loud failure, never an answer. A score read
-serves the score written beside them without recomputing the chain (that was most of it), only
-from a record whose digest is the one kept: a record changed since it was written, score or
-entries, is `Broken` too (docs/design.md, "Compacted games"). What reading recomputes (and the
-state folded again) is kept for the next reader in a small cache of the process (`KEPT`
-games): a record never changes once written.
+A read of entries decodes only the spans it covers, recomputes each of their hashes from the
+link before the span and checks they reach the link after it (meta's head after the last): a
+record that does not is `Broken`, a loud failure, never an answer. The links and the state are
+taken as written, and only from a record whose digest is the one kept (a record changed since
+it was written is not read at all, `Broken` too): a first read of the
+current state, a page of events or a verdict costs about as much as the same read of a live
+game (docs/design.md, "Ended games, compacted"). What reading recomputes is kept for the next
+reader in a small cache of the process (`KEPT` games): a record never changes once written.
+Records written before spans (one document, then the final score) read as they did.
 
 A game that ends is listed among the ended ones (`ended`), and compacted a while later
 (`workers.compaction`): an auditing worker's beat takes the games whose while is over
@@ -74,8 +76,12 @@ redis.call('HSET', proj, unpack(fields))
 return 'written'
 """
 
-# A record's text: its document's JSON, then (if written with it) a line of its score's JSON.
-_SCORE_LINE = b"\n"
+# A record's text is lines: a header, a line per span of entries, the final state.
+_LINE = b"\n"
+# Entries a span holds: a read of a page of events decodes, and chains, only the spans it
+# covers, from the hash before the first (a link, kept in the header). 128: a span more a
+# record costs about 40 bytes (a link and the span's first time written whole).
+SPAN = 128
 
 # What an ended game's proj hash keeps: where it stands, read by listings, a game's summary,
 # the append that refuses moves to an ended game, and a drain that looks at it (a few dozen
@@ -108,59 +114,147 @@ class Broken(Exception):
 
 
 class Record:
-    """A compacted game as read: its document, its entries' JSON (as a live log's stream holds
-    them) once a reader needed them, its secret, and its final engine state's and score's.
+    """A compacted game as read: its entries' JSON (as a live log's stream holds them), read a
+    span at a time as readers need them, its secret, and its final engine state's JSON.
 
-    Its entries are decoded on the first read that needs them, every hash recomputed and the
-    chain checked (`Broken`): a score read needs none of them, and is served the score written
-    beside them, once the record's bytes are found to be those compaction wrote (`sealed`)."""
+    A span's entries are decoded on the first read that needs them, every hash recomputed
+    from the link before the span and checked to reach the link after it (the head, after the
+    last): `Broken` otherwise. The links, the state and the score are taken as written, so a
+    record whose bytes are not those compaction wrote (not `sealed`) is not read at all:
+    `Broken` too.
+
+    A record written before spans (one document of every entry, then the final score's JSON
+    on a line of its own) reads as one span, chained from the first entry whatever its digest
+    (records were first written without one), its state folded again, and its score served
+    only once sealed."""
 
     def __init__(self, game_id: str, text: bytes, meta_head: str | None,
                  secret: tuple[str, list[list[str]]], sealed: bool):
         self.game_id, self.meta_head, self.secret, self.sealed = game_id, meta_head, secret, sealed
-        document, _, score = text.partition(_SCORE_LINE)
-        self._document, self.written_score = document, score or None
-        self._entries: tuple[bytes, ...] | None = None
+        first, _, rest = text.partition(_LINE)
+        header = orjson.loads(first)
+        self._spans: list[bytes | list[dict[str, Any]]]
+        if "entries" in header:  # written before spans, as one document
+            self._spans, self._every = [header["entries"]], max(len(header["entries"]), 1)
+            self._links, self.version = [], len(header["entries"])
+            self._head = header["head"]
+            self._stored_state = header.get("state", "").encode() or None
+            self.written_score = rest or None
+        else:
+            *self._spans, self._stored_state, self.written_score = rest.split(_LINE)
+            self._every, self._links = header["span"], header["links"]
+            self.version = header["version"]
+            self._head = meta_head
+        self._spanned = "entries" not in header
+        self._decoded: dict[int, tuple[bytes, ...]] = {}
         self.state: bytes | None = None
         self.score: bytes | None = None
 
-    @property
-    def entries(self) -> tuple[bytes, ...]:
-        if self._entries is None:
-            document = orjson.loads(self._document)
-            self._entries = _chained(self.game_id, document, self.meta_head)
-            if (state := document.get("state")) is not None:
-                self.state = state.encode()
-        return self._entries
-
     def final_state(self) -> bytes:
-        """The engine state's JSON, as the projections held it (folded again unless the record
-        holds it)."""
+        """The engine state's JSON, as the projections held it: as written, from a sealed
+        record; else folded again from the entries."""
         if self.state is None:
-            entries = self.read()
-            self.state = self.state or final_state(entries, *self.secret).encode()
+            self._refuse_changed()
+            self.state = (self._stored_state if self.sealed and self._stored_state is not None
+                          else final_state(self.read(), *self.secret).encode())
         return self.state
 
     def kept_score(self) -> bytes | None:
-        """The score's JSON at the last version: as written with the record (refused unless
-        the record is sealed) or, for a record written without it, as a reader kept it."""
+        """The score's JSON at the last version: as written with a record that kept it (refused
+        unless the record is sealed) or as a reader kept it."""
         if self.score is None and self.written_score is not None:
             if not self.sealed:
-                raise Broken(self.game_id, self.read(), self.meta_head or "",
-                             "its bytes are not those compaction wrote (their digest differs)")
+                self._refused()
             self.score = self.written_score
         return self.score
 
     def read(self, after: int = 0, upto: int | None = None, limit: int | None = None
              ) -> list[dict[str, Any]]:
         """Entries `after` < seq <= `upto`, at most `limit`, as `Log.entries` reads them."""
-        found = self.entries[after:upto]
-        return [orjson.loads(e) for e in (found if limit is None else found[:limit])]
+        self._refuse_changed()
+        stop = self.version if upto is None else min(upto, self.version)
+        if limit is not None:
+            stop = min(stop, after + limit)
+        if stop <= after:
+            return []
+        found: list[bytes] = []
+        for i in range(after // self._every, -(-stop // self._every)):
+            base = i * self._every
+            found += self._span(i)[max(after - base, 0):stop - base]
+        return [orjson.loads(e) for e in found]
 
     def past(self, after: int) -> Iterator[dict[str, Any]]:
         """The entries past seq `after`, each read only when reached: a verdict is found a few
-        entries past its submission, and the rest of a long log is never parsed."""
-        return (orjson.loads(e) for e in self.entries[after:])
+        entries past its submission, and the rest of a long log is never decoded."""
+        for i in range(after // self._every, len(self._spans)):
+            base = i * self._every
+            yield from (orjson.loads(e) for e in self._span(i)[max(after - base, 0):])
+
+    def check(self) -> bool:
+        """Decode every span, checking the whole chain (`Broken` if it breaks)."""
+        for i in range(len(self._spans)):
+            self._span(i)
+        return True
+
+    def _span(self, i: int) -> tuple[bytes, ...]:
+        if (found := self._decoded.get(i)) is None:
+            self._refuse_changed()
+            found, _ = self._chained(i, self._links[i - 1] if i else GENESIS)
+            self._decoded[i] = found
+        return found
+
+    def _refuse_changed(self) -> None:
+        if self._spanned and not self.sealed:
+            self._refused()
+
+    def _refused(self) -> None:
+        raise Broken(self.game_id, self._unchecked(), self.meta_head or "",
+                     "its bytes are not those compaction wrote (their digest differs)")
+
+    def _chained(self, i: int, previous: str) -> tuple[tuple[bytes, ...], str]:
+        """Span `i`'s entries as stored, each hash recomputed from `previous`, checked to
+        reach the link after it (or the head); and the hash they reach."""
+        first = i * self._every + 1
+        out = []
+        for seq, (entry, kept) in enumerate(zip(self._unpacked(i), self._packed(i), strict=True),
+                                            start=first):
+            if entry.get("seq") != seq:
+                raise Broken(self.game_id, self._unchecked(), self._end(),
+                             f"entry {seq} is numbered {entry.get('seq')}")
+            previous, stored = _hashed(previous, entry, whole(kept))
+            out.append(stored)
+        end = self._links[i] if i < len(self._links) else self._end()
+        if previous != end:
+            raise Broken(self.game_id, self._unchecked(), self._end(),
+                         f"its entries {first} to {first + len(out) - 1} chain to {previous},"
+                         f" not to {end}")
+        return tuple(out), previous
+
+    def _end(self) -> str:
+        """The head the last entry's hash must be: the record's and meta's, which must agree."""
+        if self._head is None or (self.meta_head is not None and self._head != self.meta_head):
+            raise Broken(self.game_id, self._unchecked(), self.meta_head or "",
+                         f"its head is {self._head}, its game's {self.meta_head}")
+        return self._head
+
+    def _packed(self, i: int) -> list[dict[str, Any]]:
+        span = self._spans[i]
+        if isinstance(span, bytes):
+            self._spans[i] = span = orjson.loads(span)
+        return span
+
+    def _unpacked(self, i: int) -> list[dict[str, Any]]:
+        return unpacked(self._packed(i), first=i * self._every + 1)
+
+    def _unchecked(self) -> list[dict[str, Any]]:
+        """Every entry, hashes recomputed from the first without a check: what an audit of a
+        broken record reads, to name where it breaks."""
+        out, previous = [], GENESIS
+        for i in range(len(self._spans)):
+            for entry, kept in zip(self._unpacked(i), self._packed(i), strict=True):
+                previous, stored = _hashed(previous, entry, whole(kept))
+                out.append(orjson.loads(stored))
+        return out
 
 
 def final_state(entries: Sequence[dict[str, Any]], seed: str, decks: Sequence[Sequence[str]]
@@ -171,19 +265,16 @@ def final_state(entries: Sequence[dict[str, Any]], seed: str, decks: Sequence[Se
     return state_json(game.encode(log.state_at(game, log.table_of(created, seed, decks), entries)))
 
 
-def encode(entries: Sequence[dict[str, Any]], state: bytes | str | None,
-           score: bytes | None = None) -> bytes:
-    """The record of an ended game: its whole log (chained, numbered from 1), unless None
-    (folding the log gives it back) its final state's JSON, and its final score's JSON (None:
-    as records were written before scores were kept in them)."""
-    document: dict[str, Any] = {"version": len(entries), "head": entries[-1]["hash"],
-                                "entries": packed(entries)}
-    if state is not None:
-        document["state"] = state.decode() if isinstance(state, bytes) else state
-    text = orjson.dumps(document)
-    if score is not None:
-        text += _SCORE_LINE + score
-    return dictionary.compressor().compress(text)
+def encode(entries: Sequence[dict[str, Any]], state: bytes, score: bytes) -> bytes:
+    """The record of an ended game: its whole log (chained, numbered from 1), its final state's
+    JSON (as the projections hold it) and its final score's (as a score read answers it)."""
+    spans = [entries[i:i + SPAN] for i in range(0, len(entries), SPAN)]
+    header = {"version": len(entries), "span": SPAN,
+              "links": [span[-1]["hash"] for span in spans[:-1]]}
+    lines = [orjson.dumps(header),
+             *(orjson.dumps(packed(span, first=i * SPAN + 1)) for i, span in enumerate(spans)),
+             state, score]
+    return dictionary.compressor().compress(_LINE.join(lines))
 
 
 def seal(record: bytes) -> str:
@@ -196,7 +287,7 @@ def decode(game_id: str, raw: bytes, meta_head: str | None,
     """A record read back (`sealed`: the digest its game keeps), every hash recomputed and
     checked (`Broken`)."""
     record = opened(game_id, raw, meta_head, secret, sealed)
-    record.read(upto=0)  # reading any entry decodes them all, and checks the chain, now
+    record.check()
     return record
 
 
@@ -204,20 +295,24 @@ def opened(game_id: str, raw: bytes, meta_head: str | None,
            secret: tuple[str, list[list[str]]], sealed: str | None) -> Record:
     """A record decompressed only: its entries are decoded, and checked, by the first read of
     them."""
-    return Record(game_id, dictionary.decompressor().decompress(raw), meta_head, secret,
+    return Record(game_id, dictionary.decompress(raw), meta_head, secret,
                   sealed is not None and sealed == seal(raw))
 
 
 _NO_HASH = b'"hash":""'
 
 
-def _hashed(previous: str, entry: dict[str, Any]) -> tuple[str, bytes]:
-    """An entry stored sorted, without its hash: its hash, and its bytes as stored.
+def _hashed(previous: str, entry: dict[str, Any], kept_whole: bool) -> tuple[str, bytes]:
+    """An entry as unpacked: its hash, and its bytes as stored (those of an entry kept whole
+    in its keys' stored order, of any other sorted).
 
-    Written once with an empty hash: the bytes hashed are those without that member, the bytes
-    stored those with the hash in its place (writing the entry twice, once to hash it and once
-    to store it, was a third of reading a record). An entry holding `"hash":""` anywhere else
-    is written twice."""
+    A sorted one is written once with an empty hash: the bytes hashed are those without that
+    member, the bytes stored those with the hash in its place (writing the entry twice, once
+    to hash it and once to store it, was a third of reading a record). One holding `"hash":""`
+    anywhere else is written twice."""
+    if kept_whole:
+        entry["hash"] = digest = chain_hash(previous, entry)
+        return digest, orjson.dumps(entry)
     entry["hash"] = ""
     blank = orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
     at = blank.find(_NO_HASH)
@@ -229,26 +324,6 @@ def _hashed(previous: str, entry: dict[str, Any]) -> tuple[str, bytes]:
     digest = link(previous, blank[:at] + blank[end + 1:])
     entry["hash"] = digest
     return digest, b"".join((blank[:at], b'"hash":"', digest.encode(), b'"', blank[end:]))
-
-
-def _chained(game_id: str, document: dict[str, Any], meta_head: str | None
-             ) -> tuple[bytes, ...]:
-    """A document's entries as stored, each hash recomputed, checked to chain to the head."""
-    kept, head, previous = document["entries"], document["head"], GENESIS
-    entries, out = unpacked(kept), []
-    for seq, (entry, packed_entry) in enumerate(zip(entries, kept, strict=True), start=1):
-        if entry.get("seq") != seq:
-            raise Broken(game_id, entries, head, f"entry {seq} is numbered {entry.get('seq')}")
-        if whole(packed_entry):
-            entry["hash"] = previous = chain_hash(previous, entry)
-            out.append(orjson.dumps(entry))
-        else:
-            previous, stored = _hashed(previous, entry)
-            out.append(stored)
-    if previous != head or (meta_head is not None and head != meta_head):
-        raise Broken(game_id, entries, meta_head or head,
-                     f"its entries chain to {previous}, its head is {meta_head or head}")
-    return tuple(out)
 
 
 class Compacted:

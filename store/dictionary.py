@@ -1,15 +1,15 @@
-"""The zstd dictionary compacted games are compressed with, trained on the project's own logs.
+"""The zstd dictionaries compacted games are compressed with, trained on the project's own logs.
 
-A finished game's log is a few hundred small entries that all look alike across games (the same
-keys, moves and facts): a dictionary of what they share, shipped in the repository
-(`compaction.zdict`), saves zstd from learning it again in every record. It is trained on the
-golden replays (tests/golden), each entry a sample, packed as a record holds it
-(`store.packed`).
+A finished game's record is a few hundred small entries that all look alike across games (the
+same keys, moves and facts), then its final engine state: a dictionary of what they share,
+shipped in the repository, saves zstd from learning it again in every record. It is trained on
+the golden replays (tests/golden), each entry a sample, packed as a record holds it
+(`store.packed`), and each game's final state.
 
 Every zstd frame names the id of the dictionary it was written with: a dictionary trained again
-later is shipped beside this one, never in its place, for records written with this one must
-stay readable. `python -m store.dictionary` trains it
-again into a new file and prints its id.
+is shipped beside the others, never in their place, for records written with each must stay
+readable. Records are written with the newest (`SHIPPED`'s last). `python -m store.dictionary
+PATH` trains one into PATH and prints its id.
 """
 
 from __future__ import annotations
@@ -25,43 +25,56 @@ import zstandard
 from store.packed import packed
 
 _HERE = Path(__file__).resolve().parent
-SHIPPED = _HERE / "compaction.zdict"
-# 32 KB: 64 KB saved 3% more of a record, and every process holds the dictionary.
-_SIZE = 32 * 1024
-# zstd decompresses every level at the same speed; writing a record of a Coloretto game of
-# three took 6 ms at level 12 and 59 ms at 19, for 5% fewer bytes (2,566 against 2,443): too
-# dear for a sweep of a season's games.
-LEVEL = 12
+# Oldest first: the first (32 KB, entries only) wrote the records of 2026-11-27 and 28.
+SHIPPED = (_HERE / "compaction.zdict", _HERE / "compaction-2.zdict")
+# 64 KB: trained with the final states too, it saves 3-4% of a short game's record against the
+# first (140 bytes of a Hermit game of four's 4 KB); every process holds it.
+_SIZE = 64 * 1024
+# zstd decompresses every level at the same speed. Writing a record of a Coloretto game of four
+# takes 60 ms at 19 and 7 at 12, for 9% fewer bytes (6,900 against 7,600): a record is written
+# once, by a worker at idle priority, and kept for good.
+LEVEL = 19
 
 
 @functools.cache
-def shipped() -> zstandard.ZstdCompressionDict:
-    found = zstandard.ZstdCompressionDict(SHIPPED.read_bytes())
-    # Digested once for the level records are written at, not by every compressor made: 2 ms
-    # of the 5 a record of a Coloretto game of three took (the same bytes either way).
-    found.precompute_compress(level=LEVEL)
-    return found
+def _shipped() -> dict[int, zstandard.ZstdCompressionDict]:
+    found = (zstandard.ZstdCompressionDict(path.read_bytes()) for path in SHIPPED)
+    return {dictionary.dict_id(): dictionary for dictionary in found}
+
+
+@functools.cache
+def _newest() -> zstandard.ZstdCompressionDict:
+    newest = zstandard.ZstdCompressionDict(SHIPPED[-1].read_bytes())
+    # Digested once for the level records are written at, not by every compressor made.
+    newest.precompute_compress(level=LEVEL)
+    return newest
 
 
 def compressor() -> zstandard.ZstdCompressor:
-    return zstandard.ZstdCompressor(level=LEVEL, dict_data=shipped())
+    return zstandard.ZstdCompressor(level=LEVEL, dict_data=_newest())
 
 
-def decompressor() -> zstandard.ZstdDecompressor:
-    return zstandard.ZstdDecompressor(dict_data=shipped())
+def decompress(record: bytes) -> bytes:
+    """A record's text, with the dictionary its frame names."""
+    named = zstandard.get_frame_parameters(record).dict_id
+    if named not in _shipped():
+        raise ValueError(f"a record written with dictionary {named}, which is not shipped")
+    return zstandard.ZstdDecompressor(dict_data=_shipped()[named]).decompress(record)
 
 
 def train(golden: Path) -> bytes:
-    samples = [
-        orjson.dumps(entry)
-        for path in sorted(golden.rglob("*.json.gz"))
-        for entry in packed(orjson.loads(gzip.decompress(path.read_bytes()))["entries"])
-    ]
+    from store.compacted import final_state  # the record's module uses this one
+
+    samples = []
+    for path in sorted(golden.rglob("*.json.gz")):
+        replay = orjson.loads(gzip.decompress(path.read_bytes()))
+        samples += [orjson.dumps(entry) for entry in packed(replay["entries"])]
+        samples.append(final_state(replay["entries"], replay["seed"], replay["decks"]).encode())
     return zstandard.train_dictionary(_SIZE, samples, level=LEVEL).as_bytes()
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else SHIPPED
+    target = Path(sys.argv[1])
     trained = train(_HERE.parent / "tests" / "golden")
     target.write_bytes(trained)
     print(f"{target}: {len(trained)} bytes, dictionary id"

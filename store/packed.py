@@ -28,10 +28,12 @@ _AT = "@"  # its time, in milliseconds after the entry before's
 _SAME = "^"  # a verdict whose move and seat are its submission's
 
 
-def packed(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def packed(entries: Sequence[dict[str, Any]], first: int = 1) -> list[dict[str, Any]]:
+    """`entries`, numbered from `first`, packed to be read back alone (`unpacked`): the first
+    one's time is whole, and a verdict's move and seat are taken again only from among them."""
     out: list[dict[str, Any]] = []
     before_ms = 0
-    for seq, entry in enumerate(entries, start=1):
+    for seq, entry in enumerate(entries, start=first):
         if entry.get("seq") != seq or not _sorted(entry):
             out.append({_WHOLE: {k: "" if k == "hash" else v for k, v in entry.items()}})
             continue
@@ -40,17 +42,17 @@ def packed(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if ms is not None:
             del kept["at"]
             kept[_AT], before_ms = ms - before_ms, ms
-        if _repeats(entries, entry):
+        if _repeats(entries, entry, first):
             del kept["move"], kept["seat"]
             kept[_SAME] = 1
         out.append(kept)
     return out
 
 
-def unpacked(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def unpacked(entries: Sequence[dict[str, Any]], first: int = 1) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     before_ms = 0
-    for seq, kept in enumerate(entries, start=1):
+    for seq, kept in enumerate(entries, start=first):
         if _WHOLE in kept:
             out.append(dict(kept[_WHOLE]))
             continue
@@ -61,7 +63,7 @@ def unpacked(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             before_ms += entry.pop(_AT)
             entry["at"] = _at(before_ms)
         if entry.pop(_SAME, None):
-            judged = out[entry["of"] - 1]
+            judged = out[entry["of"] - first]
             entry["move"], entry["seat"] = judged["move"], judged["seat"]
         entry["seq"] = seq
         out.append(entry)
@@ -77,12 +79,12 @@ def _sorted(entry: dict[str, Any]) -> bool:
     return orjson.dumps(entry) == orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
 
 
-def _repeats(entries: Sequence[dict[str, Any]], entry: dict[str, Any]) -> bool:
-    """Whether a verdict's move and seat are, byte for byte, its submission's."""
+def _repeats(entries: Sequence[dict[str, Any]], entry: dict[str, Any], first: int) -> bool:
+    """Whether a verdict's move and seat are, byte for byte, its submission's, among them."""
     of = entry.get("of")
-    if not (isinstance(of, int) and 1 <= of < entry["seq"]):
+    if not (isinstance(of, int) and first <= of < entry["seq"]):
         return False
-    judged = entries[of - 1]
+    judged = entries[of - first]
     return all(k in judged and k in entry and orjson.dumps(judged[k]) == orjson.dumps(entry[k])
                for k in ("move", "seat"))
 

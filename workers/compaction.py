@@ -24,7 +24,7 @@ from rich.progress import Progress
 
 from engine import log
 from store import Store
-from store.compacted import Broken, decode, encode, final_state, seal
+from store.compacted import Broken, decode, encode, seal
 from store.connection import cluster_url, redis_url
 from store.projections import score_json
 
@@ -80,15 +80,11 @@ def _made(game_id: str, entries: list[dict[str, Any]], state: bytes,
           secret: tuple[str, list[list[str]]], head: str) -> bytes | None:
     """An ended game's record, None unless it reads back as the very log, state and score."""
     game = log.rules(entries[0])
-    # The score is kept, for a score read to need neither the chain recomputed nor a fold; the
-    # state is most often left out, for a reader to fold again: a sixth of a short record.
     score = score_json(game, game.decode(orjson.loads(state)), entries[0]["players"])
-    folded = final_state(entries, *secret).encode()
-    record = encode(entries, None if folded == state else state, score)
+    record = encode(entries, state, score)
     try:
         read = decode(game_id, record, head, secret, seal(record))
-        # Entries that are the log's fold to what it folds to: folding them again is not needed.
-        same = (read.read() == entries and (read.state or folded) == state
+        same = (read.read() == entries and read.final_state() == state
                 and read.kept_score() == score)
     except Broken:
         return None

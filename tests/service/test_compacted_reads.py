@@ -9,12 +9,14 @@ from pathlib import Path
 import orjson
 import pytest
 import redis
+import zstandard
 
 from engine import log
 from engine.game import Table
 from engine.games import GAMES
 from service import create_app
 from store import Store, compacted, dictionary, keys
+from store.packed import packed
 from store.projections import Field, Projection
 from tests.api import head_unsigned
 from workers.compaction import Compaction, compact
@@ -138,32 +140,77 @@ def _memory(store: Store, game_id: str) -> int:
     return sum(store.redis.memory_usage(key) for key in found)
 
 
+def lines(store: Store, game_id: str) -> list[bytes]:
+    """A record's lines: its header, a line per span of entries, its state, its score."""
+    return dictionary.decompress(
+        store.redis.get(keys.game(game_id).compact)).split(b"\n")
+
+
+def rewritten(store: Store, game_id: str, text: bytes, sealed: bool, first: bool = False
+              ) -> None:
+    """The record's text replaced by `text` (`first`: compressed with the first dictionary
+    shipped, as the first records were), its digest kept as it was or (`sealed`) made that of
+    the new record, as someone rewriting both would."""
+    shipped = zstandard.ZstdCompressionDict(dictionary.SHIPPED[0].read_bytes())
+    record = (zstandard.ZstdCompressor(level=12, dict_data=shipped) if first
+              else dictionary.compressor()).compress(text)
+    store.redis.set(keys.game(game_id).compact, record)
+    if sealed:
+        store.redis.hset(keys.game(game_id).proj, Field.RECORD, compacted.seal(record))
+
+
+def tampered_span(store: Store, game_id: str) -> bytes:
+    """The record's text with the time of an accepted move of its first span moved on a
+    second: it still decodes, but that span no longer chains to the link after it."""
+    text = lines(store, game_id)
+    span = orjson.loads(text[1])
+    accepted = next(e for e in span if e.get("type") == log.ACCEPTED and "@" in e)
+    accepted["@"] += 1000
+    text[1] = orjson.dumps(span)
+    return b"\n".join(text)
+
+
+def broken_reads(app, game_id: str, entries: list[dict]) -> list[str]:
+    """The reads of `reads` that answer a loud 500 `log-broken`; any other answers 200."""
+    broken = []
+    for path, _ in reads(game_id, entries)[1:10]:  # a summary reads no log
+        answer = app.test_client().get(path)
+        assert answer.status_code in (200, 500), path
+        if answer.status_code == 500:
+            assert answer.json["code"] == "log-broken", path
+            broken.append(path.removeprefix(f"/v1/games/{game_id}"))
+    return broken
+
+
 def test_a_compacted_log_that_does_not_chain_is_a_loud_500_and_a_failed_audit(
         app, store, caplog):
-    path = GOLDEN / "hermit" / "1" / "3p.json.gz"
     game_id = "cmp-tampered"
-    entries = stored(store, game_id, path)
+    entries = stored(store, game_id, GOLDEN / "coloretto" / "1" / "3p.json.gz")
+    assert len(entries) > 2 * compacted.SPAN
+    later_page = f"/v1/games/{game_id}/events?after={compacted.SPAN}&limit=50"
+    before = app.test_client().get(later_page).get_data()
     assert compact(store, game_id) == Compaction.WRITTEN
-    # A move changed inside the record: it still decodes, but no longer chains to the head.
-    record = compacted.decode(game_id, store.redis.get(keys.game(game_id).compact), None,
-                              store.games.secret(game_id))
-    changed = [orjson.loads(e) for e in record.entries]
-    seq = next(e["seq"] for e in changed if e["type"] == log.ACCEPTED)
-    changed[seq - 1]["at"] = "2000-01-01T00:00:00.000Z"
-    tampered = compacted.encode(changed, None)
-    document = orjson.loads(dictionary.decompressor().decompress(tampered))
-    document["head"] = entries[-1]["hash"]
-    store.redis.set(keys.game(game_id).compact,
-                    dictionary.compressor().compress(orjson.dumps(document)))
+    within = app.extensions["store"]
+    tampered = tampered_span(store, game_id)
 
+    # Its digest left as it was: the record is not read at all.
+    rewritten(store, game_id, tampered, sealed=False)
+    within.compacted.forget()
     with caplog.at_level(logging.ERROR):
-        for path, _ in reads(game_id, entries)[1:10]:  # a summary reads no log
-            answer = app.test_client().get(path)
-            if path.endswith("/legal-moves"):  # an ended game has none: nothing read to answer
-                assert answer.status_code == 200 and answer.json["moves"] == [], path
-                continue
-            assert answer.status_code == 500 and answer.json["code"] == "log-broken", path
+        assert len(broken_reads(app, game_id, entries)) == 8  # all but the legal moves: none
+    assert any("not those compaction wrote" in r.getMessage() for r in caplog.records)
+    assert app.test_client().get(later_page).status_code == 500
+
+    # Its digest rewritten too: every read of the span's entries is refused (its hashes
+    # recomputed do not reach the link after it); what reads no entry of it is answered.
+    rewritten(store, game_id, tampered, sealed=True)
+    within.compacted.forget()
+    with caplog.at_level(logging.ERROR):
+        assert broken_reads(app, game_id, entries) == [
+            "/state?at=1", f"/state?at={len(entries) // 2}", f"/state?at={len(entries)}",
+            f"/score?at={len(entries) // 2}", "/replay", "/views"]
     assert any("compacted log is broken" in r.getMessage() for r in caplog.records)
+    assert app.test_client().get(later_page).get_data() == before
     report = app.test_client().post(f"/v1/games/{game_id}/audit?wait=10").json
     assert report["status"] == "done" and not report["ok"] and not report["hash_chain_ok"]
     assert {"seq": len(entries), "what": "hash"} in report["mismatches"]
@@ -179,26 +226,18 @@ def test_a_game_that_has_not_ended_is_not_compacted(store):
     assert store.redis.exists(keys.game("cmp-running").log)
 
 
-def rewritten(store: Store, game_id: str, text: bytes, sealed: bool) -> None:
-    """The record's text replaced by `text`, its digest kept as it was or (`sealed`) made that
-    of the new record, as someone rewriting both would."""
-    record = dictionary.compressor().compress(text)
-    store.redis.set(keys.game(game_id).compact, record)
-    if sealed:
-        store.redis.hset(keys.game(game_id).proj, Field.RECORD, compacted.seal(record))
-
-
-def test_a_compacted_score_changed_is_a_loud_500_and_a_failed_audit(app, store, caplog):
-    game_id = "cmp-score"
-    stored(store, game_id, GOLDEN / "hermit" / "1" / "3p.json.gz")
-    url = f"/v1/games/{game_id}/score"
-    live = app.test_client().get(url).get_data()
+def test_a_compacted_state_changed_is_a_loud_500_and_a_failed_audit(app, store, caplog):
+    game_id = "cmp-state"
+    entries = stored(store, game_id, GOLDEN / "hermit" / "1" / "3p.json.gz")
+    url = f"/v1/games/{game_id}/state"
+    live, state = app.test_client().get(url).get_data(), store.projections.standing(game_id)[1]
+    score = app.test_client().get(f"/v1/games/{game_id}/score").get_data()
     assert compact(store, game_id) == Compaction.WRITTEN
-    text = dictionary.decompressor().decompress(store.redis.get(keys.game(game_id).compact))
-    document, score = text.split(b"\n")
-    assert score == live and app.test_client().get(url).get_data() == live
+    *spans, kept, kept_score = lines(store, game_id)
+    assert (kept, kept_score) == (state, score)
+    assert app.test_client().get(url).get_data() == live
     within = app.extensions["store"]
-    changed = document + b"\n" + score.replace(b'"total":10,', b'"total":11,', 1)
+    changed = b"\n".join([*spans, state.replace(b'"hand":', b'"hand":1', 1), score])
 
     rewritten(store, game_id, changed, sealed=False)
     within.compacted.forget()
@@ -207,22 +246,32 @@ def test_a_compacted_score_changed_is_a_loud_500_and_a_failed_audit(app, store, 
     assert answer.status_code == 500 and answer.json["code"] == "log-broken"
     assert any("not those compaction wrote" in r.getMessage() for r in caplog.records)
 
-    # Its digest rewritten too, the score is served as kept: an audit folds the log again.
+    # Its digest rewritten too, the state is served as kept: an audit folds the log again.
     rewritten(store, game_id, changed, sealed=True)
     within.compacted.forget()
-    assert app.test_client().get(url).json["players"][0]["total"] == 11
+    assert app.test_client().get(url).get_data() != live
     report = app.test_client().post(f"/v1/games/{game_id}/audit?wait=10").json
     assert report["status"] == "done" and not report["ok"] and report["hash_chain_ok"]
-    assert {"seq": len(orjson.loads(document)["entries"]), "what": "stored score"} in report[
-        "mismatches"]
+    assert {"seq": len(entries), "what": "stored state"} in report["mismatches"]
 
 
-def test_a_record_written_before_scores_were_kept_in_it_reads_as_before(app, store):
-    game_id = "cmp-unsealed"
+def before_spans(entries: list[dict], score: bytes | None) -> bytes:
+    """A record as compaction wrote it before spans: one document of every entry, then the
+    final score's JSON (once it was kept) on a line of its own."""
+    document = orjson.dumps({"version": len(entries), "head": entries[-1]["hash"],
+                             "entries": packed(entries)})
+    return document if score is None else document + b"\n" + score
+
+
+@pytest.mark.parametrize("score", [False, True], ids=["without-score", "with-score"])
+def test_a_record_written_before_spans_reads_as_before(app, store, score):
+    game_id = f"cmp-before-spans-{score}"
     entries = stored(store, game_id, GOLDEN / "keltis-card" / "1" / "2p.json.gz")
     before = read_all(app, app.extensions["store"], game_id, entries, cold=False)
+    kept = app.test_client().get(f"/v1/games/{game_id}/score").get_data() if score else None
+    live = store.log.entries(game_id)
     assert compact(store, game_id) == Compaction.WRITTEN
-    text = dictionary.decompressor().decompress(store.redis.get(keys.game(game_id).compact))
-    rewritten(store, game_id, text.split(b"\n")[0], sealed=False)
-    store.redis.hdel(keys.game(game_id).proj, Field.RECORD)
+    rewritten(store, game_id, before_spans(live, kept), sealed=score, first=True)
+    if not score:  # the first such records were written without their digest
+        store.redis.hdel(keys.game(game_id).proj, Field.RECORD)
     assert read_all(app, app.extensions["store"], game_id, entries, cold=True) == before
