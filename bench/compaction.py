@@ -5,13 +5,14 @@
 (also printed by `make bench`, `bench.run`).
 
 It starts its own redis-server (the project's redis.conf, nothing on disk) and, for every title
-and player count, plays one game to the end through the API in process (judging each move as
-a worker does: `bench.memory.play`). For each it prints the game's Redis memory (`MEMORY
-USAGE` summed over every key of its hash tag) live and compacted, and the p50 of three reads
-through the API, live then compacted: the whole replay download, the state at the middle step
-and the score. Compacted reads are timed as a web process serves them once it has read the
-game (its cache), and cold (the process's cache emptied before each read: the record read
-again, and what the read needs of it decoded again, every hash recomputed for entries).
+and player count, plays one game to the end through the API in process twice, the same moves
+(judging each as a worker does: `bench.memory.play`), and compacts the second. For each it
+prints the game's Redis memory (`MEMORY USAGE` summed over every key of its hash tag) live and
+compacted, and the p50 of three reads through the API: the whole replay download, the state at
+the middle step and the score. Each is timed on the live game, then on the compacted one cold
+(the process's cache emptied first: the record read again, and what the read needs of it
+decoded again, every hash recomputed for entries) and as a web process serves it once it has
+read it (its cache), in turn, so that a slow moment of the machine falls on all three.
 
 Then it stores `--compaction-games` short finished games (`bench.played`, one per title in
 turn), compacts them, and prints how much Redis's used memory grew per game, and so how many
@@ -25,7 +26,7 @@ import argparse
 import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import redis
 
@@ -46,58 +47,59 @@ def memory(client: redis.Redis, game_id: str) -> int:
     return sum(client.memory_usage(key, samples=0) or 0 for key in found)
 
 
-def p50_ms(read: Callable[[], object], times: int) -> float:
-    took = []
-    for _ in range(times):
-        start = time.perf_counter()
-        read()
-        took.append(time.perf_counter() - start)
-    return statistics.median(took) * 1000
+def side_by_side(http, store: Store, live: str, compacted: str, paths: Sequence[str],
+                 times: int) -> tuple[list[float], list[float], list[float]]:
+    """The p50 ms of each read (a path after a game's URL) of a live game and of the same game
+    compacted, read cold (the process's cache of compacted games emptied first) and cached.
+    The three are timed in turn, so that a slow moment of the machine falls on all three."""
+    p50s: tuple[list[float], list[float], list[float]] = ([], [], [])
+    for path in paths:
+        took: tuple[list[float], list[float], list[float]] = ([], [], [])
+        for _ in range(times):
+            took[0].append(_timed(http, live + path))
+            store.compacted.forget()
+            took[1].append(_timed(http, compacted + path))
+            took[2].append(_timed(http, compacted + path))
+        for p50, samples in zip(p50s, took, strict=True):
+            p50.append(statistics.median(samples) * 1000)
+    return p50s
 
 
-def timed_reads(http, store: Store, game_id: str, times: int, cold: bool = False
-                ) -> list[float]:
-    """The p50 of the replay download, the state at the middle step and the score."""
-    middle = store.log.head(game_id)[0] // 2
-    return p50s(http, store, f"/v1/games/{game_id}",
-                ("/replay", f"/state?at={middle}", "/score"), times, cold)
+def _timed(http, url: str) -> float:
+    start = time.perf_counter()
+    answer = http.get(url)
+    took = time.perf_counter() - start
+    assert answer.status_code == 200, url
+    return took
 
 
-def p50s(http, store: Store, url: str, paths: Sequence[str], times: int, cold: bool = False
-         ) -> list[float]:
-    """The p50 of each read of `url` + a path; `cold`: the process's cache of compacted games
-    emptied before each."""
-    def get(path: str) -> Callable[[], None]:
-        def read() -> None:
-            if cold:
-                store.compacted.forget()
-            assert http.get(url + path).status_code == 200, path
-        return read
-
-    return [p50_ms(get(path), times) for path in paths]
+def twins(http, store: Store, title: str, seats: int, seed: str) -> tuple[str, str]:
+    """The same game played twice to its end (the same seed, the same moves), the second
+    compacted: the first stays live beside it."""
+    live, compacted = (play(http, store, title, seats, seed) for _ in range(2))
+    assert compact(store, compacted) == Compaction.WRITTEN
+    return live, compacted
 
 
 def per_title(http, store: Store, client: redis.Redis, titles: list[str], times: int
               ) -> list[int]:
     """The table of every player count of `titles`; the compacted games' bytes."""
     print(f"{'game':14} {'seats':>5} {'entries':>7} {'live B':>9} {'compact B':>9} {'ratio':>6}"
-          f"  p50 ms live / compacted / cold: {'replay':>20} {'state at':>20} {'score':>20}")
+          f"  p50 ms live / compacted cold / cached: {'replay':>14} {'state at':>20}"
+          f" {'score':>20}")
     sizes = []
     for title in titles:
         for seats in sorted(GAMES[title].seat_counts):
-            game_id = play(http, store, title, seats, f"compaction-{title}-{seats}")
-            entries = store.log.head(game_id)[0]
-            live = memory(client, game_id)
-            live_ms = timed_reads(http, store, game_id, times)
-            assert compact(store, game_id) == Compaction.WRITTEN
-            compacted = memory(client, game_id)
+            live_id, compacted_id = twins(http, store, title, seats, f"compaction-{title}-{seats}")
+            entries = store.log.head(live_id)[0]
+            live, compacted = memory(client, live_id), memory(client, compacted_id)
             sizes.append(compacted)
-            cold_ms = timed_reads(http, store, game_id, times, cold=True)
-            warm_ms = timed_reads(http, store, game_id, times)
-            reads = "".join(f" {a:6.2f} /{b:6.2f} /{c:6.1f}"
-                            for a, b, c in zip(live_ms, warm_ms, cold_ms, strict=True))
+            paths = ("/replay", f"/state?at={entries // 2}", "/score")
+            reads = "".join(f" {a:6.2f} /{b:6.2f} /{c:6.2f}" for a, b, c in zip(
+                *side_by_side(http, store, f"/v1/games/{live_id}", f"/v1/games/{compacted_id}",
+                              paths, times), strict=True))
             print(f"{title:14} {seats:>5} {entries:>7} {live:>9,} {compacted:>9,}"
-                  f" {live / compacted:>5.0f}x {'':>31}{reads}")
+                  f" {live / compacted:>5.0f}x {'':>24}{reads}")
     return sizes
 
 

@@ -10,7 +10,7 @@ finds either the live keys or the record, never neither.
 The record is a zstd frame, compressed with the dictionary shipped in the repository
 (`store.dictionary`), of lines of JSON: a header (`version`, the span size, and the `links`: the
 hash of each span's last entry but the last span's, whose last is meta's head), the entries a
-span (`SPAN`) a line, each without its hash and what else the others of its span tell
+span (`span_of`) a line, each without its hash and what else the others of its span tell
 (`store.packed`), the final engine state as the projections held it, and the final score as a
 score read answers it (computing it again from the state was most of a first score read of a
 Coloretto game). As the record is written, its digest (`seal`) goes into the proj hash.
@@ -46,7 +46,8 @@ import redis
 from engine import log
 from engine.log import GENESIS, chain_hash, link
 from store import dictionary, keys
-from store.packed import packed, unpacked, whole
+from store.heap import uncollected
+from store.packed import packed, unpacked
 from store.projections import Field, Status, state_json
 
 # KEYS: the game's meta, proj, record, then every key a compacted game no longer has. ARGV[1]
@@ -76,12 +77,20 @@ redis.call('HSET', proj, unpack(fields))
 return 'written'
 """
 
-# A record's text is lines: a header, a line per span of entries, the final state.
+# A record's text is lines: a header, a line per span of entries, the final state, the score.
 _LINE = b"\n"
-# Entries a span holds: a read of a page of events decodes, and chains, only the spans it
-# covers, from the hash before the first (a link, kept in the header). 128: a span more a
-# record costs about 40 bytes (a link and the span's first time written whole).
-SPAN = 128
+# Entries a span holds: a read of a page of events decodes, and chains, every entry of the
+# spans it covers, from the hash before the first (a link, kept in the header). A span more
+# costs a record about 40 bytes (a link and the span's first time written whole): a long log's
+# record, 30-40 times smaller than the live game, affords spans of 64 (a page of 100 decodes
+# some 160 entries, not 230); a short one's, closest to a twentieth of the live game and to the
+# next allocator size class (1 KB more above 4 KB), keeps 128.
+SPAN, LONG_SPAN, LONG = 128, 64, 512
+
+
+def span_of(count: int) -> int:
+    """The span of a record of `count` entries."""
+    return LONG_SPAN if count > LONG else SPAN
 
 # What an ended game's proj hash keeps: where it stands, read by listings, a game's summary,
 # the append that refuses moves to an ended game, and a drain that looks at it (a few dozen
@@ -181,7 +190,8 @@ class Record:
         for i in range(after // self._every, -(-stop // self._every)):
             base = i * self._every
             found += self._span(i)[max(after - base, 0):stop - base]
-        return [orjson.loads(e) for e in found]
+        with uncollected():
+            return [orjson.loads(e) for e in found]
 
     def past(self, after: int) -> Iterator[dict[str, Any]]:
         """The entries past seq `after`, each read only when reached: a verdict is found a few
@@ -199,7 +209,8 @@ class Record:
     def _span(self, i: int) -> tuple[bytes, ...]:
         if (found := self._decoded.get(i)) is None:
             self._refuse_changed()
-            found, _ = self._chained(i, self._links[i - 1] if i else GENESIS)
+            with uncollected():
+                found, _ = self._chained(i, self._links[i - 1] if i else GENESIS)
             self._decoded[i] = found
         return found
 
@@ -216,12 +227,11 @@ class Record:
         reach the link after it (or the head); and the hash they reach."""
         first = i * self._every + 1
         out = []
-        for seq, (entry, kept) in enumerate(zip(self._unpacked(i), self._packed(i), strict=True),
-                                            start=first):
+        for seq, entry in enumerate(self._unpacked(i), start=first):
             if entry.get("seq") != seq:
                 raise Broken(self.game_id, self._unchecked(), self._end(),
                              f"entry {seq} is numbered {entry.get('seq')}")
-            previous, stored = _hashed(previous, entry, whole(kept))
+            previous, stored = _hashed(previous, entry)
             out.append(stored)
         end = self._links[i] if i < len(self._links) else self._end()
         if previous != end:
@@ -251,8 +261,8 @@ class Record:
         broken record reads, to name where it breaks."""
         out, previous = [], GENESIS
         for i in range(len(self._spans)):
-            for entry, kept in zip(self._unpacked(i), self._packed(i), strict=True):
-                previous, stored = _hashed(previous, entry, whole(kept))
+            for entry in self._unpacked(i):
+                previous, stored = _hashed(previous, entry)
                 out.append(orjson.loads(stored))
         return out
 
@@ -268,11 +278,12 @@ def final_state(entries: Sequence[dict[str, Any]], seed: str, decks: Sequence[Se
 def encode(entries: Sequence[dict[str, Any]], state: bytes, score: bytes) -> bytes:
     """The record of an ended game: its whole log (chained, numbered from 1), its final state's
     JSON (as the projections hold it) and its final score's (as a score read answers it)."""
-    spans = [entries[i:i + SPAN] for i in range(0, len(entries), SPAN)]
-    header = {"version": len(entries), "span": SPAN,
+    every = span_of(len(entries))
+    spans = [entries[i:i + every] for i in range(0, len(entries), every)]
+    header = {"version": len(entries), "span": every,
               "links": [span[-1]["hash"] for span in spans[:-1]]}
     lines = [orjson.dumps(header),
-             *(orjson.dumps(packed(span, first=i * SPAN + 1)) for i, span in enumerate(spans)),
+             *(orjson.dumps(packed(span, first=i * every + 1)) for i, span in enumerate(spans)),
              state, score]
     return dictionary.compressor().compress(_LINE.join(lines))
 
@@ -302,27 +313,26 @@ def opened(game_id: str, raw: bytes, meta_head: str | None,
 _NO_HASH = b'"hash":""'
 
 
-def _hashed(previous: str, entry: dict[str, Any], kept_whole: bool) -> tuple[str, bytes]:
-    """An entry as unpacked: its hash, and its bytes as stored (those of an entry kept whole
-    in its keys' stored order, of any other sorted).
+def _hashed(previous: str, entry: dict[str, Any]) -> tuple[str, bytes]:
+    """An entry as unpacked (`store.packed.unpacked`): its hash, and its bytes as stored.
 
-    A sorted one is written once with an empty hash: the bytes hashed are those without that
+    One kept whole holds an empty hash in its place, and is written in its keys' order. Any
+    other is written sorted, once, with an empty hash: the bytes hashed are those without that
     member, the bytes stored those with the hash in its place (writing the entry twice, once
     to hash it and once to store it, was a third of reading a record). One holding `"hash":""`
     anywhere else is written twice."""
-    if kept_whole:
+    if "hash" in entry:
         entry["hash"] = digest = chain_hash(previous, entry)
         return digest, orjson.dumps(entry)
     entry["hash"] = ""
     blank = orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
     at = blank.find(_NO_HASH)
-    if blank.count(_NO_HASH) != 1:
-        entry["hash"] = digest = chain_hash(previous, entry)
-        return digest, orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
     end = at + len(_NO_HASH)
+    if blank.find(_NO_HASH, end) >= 0:
+        digest = chain_hash(previous, entry)
+        return digest, orjson.dumps({**entry, "hash": digest}, option=orjson.OPT_SORT_KEYS)
     # Its keys are sorted and `seq` comes after `hash`: a comma follows the member.
     digest = link(previous, blank[:at] + blank[end + 1:])
-    entry["hash"] = digest
     return digest, b"".join((blank[:at], b'"hash":"', digest.encode(), b'"', blank[end:]))
 
 

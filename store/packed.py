@@ -9,8 +9,8 @@ entries were sorted) is kept whole, under `=`, its hash left empty in its place.
 
 `packed` and `unpacked` are the two directions. `unpacked` leaves the hashes for the reader to
 recompute: an entry kept whole holds an empty `hash` in its place; any other holds none, its keys
-in no particular order, for it was stored sorted and is to be written sorted (`whole` tells
-which is which).
+in no particular order, for it was stored sorted and is to be written sorted (a `hash`
+member tells which is which).
 """
 
 from __future__ import annotations
@@ -68,11 +68,6 @@ def unpacked(entries: Sequence[dict[str, Any]], first: int = 1) -> list[dict[str
         entry["seq"] = seq
         out.append(entry)
     return out
-
-
-def whole(kept: dict[str, Any]) -> bool:
-    """Whether a packed entry is kept whole (its keys in their stored order)."""
-    return _WHOLE in kept
 
 
 def _sorted(entry: dict[str, Any]) -> bool:

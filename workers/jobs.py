@@ -7,17 +7,15 @@ ended as one record (`workers.compaction`).
 
 from __future__ import annotations
 
-import gc
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from engine.audit import report
 from store import Store
 from store.audits import AuditStatus
 from store.compacted import Broken
 from store.connection import cluster_url, redis_url
+from store.heap import uncollected
 from workers import compaction, presence
 from workers.drain import Drain
 
@@ -49,7 +47,7 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
 
 def audit(game_id: str, number: int) -> bool:
     """Rebuild `game_id` from its log, showing progress in the audit record as it goes."""
-    with _uncollected():
+    with uncollected():
         return _audit(_store(), game_id, number)
 
 
@@ -86,19 +84,3 @@ def _audit(store: Store, game_id: str, number: int) -> bool:
     result.update(status=AuditStatus.DONE, number=number, version=len(entries))
     store.audits.save(game_id, number, result)
     return result["ok"]
-
-
-@contextmanager
-def _uncollected() -> Iterator[None]:
-    """No cyclic garbage collection for a while. A rebuild makes tens of thousands of
-    containers (the log's entries, a state per step, the verdicts recomputed) that hold no
-    cycles and that reference counting frees when it ends; the collector would walk them again
-    and again meanwhile: some 300 passes an audit of a finished 4-player Coloretto game, 2 ms,
-    and now and then a full one of the whole heap, 35 ms."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()

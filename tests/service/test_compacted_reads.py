@@ -186,8 +186,9 @@ def test_a_compacted_log_that_does_not_chain_is_a_loud_500_and_a_failed_audit(
         app, store, caplog):
     game_id = "cmp-tampered"
     entries = stored(store, game_id, GOLDEN / "coloretto" / "1" / "3p.json.gz")
-    assert len(entries) > 2 * compacted.SPAN
-    later_page = f"/v1/games/{game_id}/events?after={compacted.SPAN}&limit=50"
+    span = compacted.span_of(len(entries))
+    assert len(entries) > 2 * span
+    later_page = f"/v1/games/{game_id}/events?after={span}&limit=50"
     before = app.test_client().get(later_page).get_data()
     assert compact(store, game_id) == Compaction.WRITTEN
     within = app.extensions["store"]
