@@ -92,15 +92,28 @@ def span_of(count: int) -> int:
     """The span of a record of `count` entries."""
     return LONG_SPAN if count > LONG else SPAN
 
+
 # What an ended game's proj hash keeps: where it stands, read by listings, a game's summary,
 # the append that refuses moves to an ended game, and a drain that looks at it (a few dozen
 # bytes). The engine state moves into the record; a kept score goes (`Projections.keep_score`).
 KEPT_FIELDS = (Field.JUDGED, Field.AT, Field.STATUS, Field.TO_ACT, Field.ROUND)
 
+# The most bytes a zstd frame's header takes, the dictionary's id among them.
+_FRAME_HEADER = 18
+
 # Compacted games a process keeps read (their entries' JSON, hashes recomputed): a Coloretto
 # game of four is some 300 KB of it.
 KEPT = 32
 
+
+# KEYS: the game's proj, record. ARGV: the record as read, the record to write in its place, its
+# digest. It writes only while the record is still the one read.
+_REWRITE = f"local SEAL = '{Field.RECORD}'\n" + """
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 'moved' end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('HSET', KEYS[1], SEAL, ARGV[3])
+return 'written'
+"""
 
 # Take the games of the sorted set KEYS[1] scored at most ARGV[1]'s `due` (at most `most`),
 # scoring each `until` instead: one beat takes each, and takes it again once that lapses.
@@ -124,7 +137,8 @@ class Broken(Exception):
 
 class Record:
     """A compacted game as read: its entries' JSON (as a live log's stream holds them), read a
-    span at a time as readers need them, its secret, and its final engine state's JSON.
+    span at a time as readers need them, its secret, and its final engine state's and score's
+    JSON.
 
     A span's entries are decoded on the first read that needs them, every hash recomputed
     from the link before the span and checked to reach the link after it (the head, after the
@@ -340,6 +354,7 @@ class Compacted:
     def __init__(self, client: redis.Redis):
         self.redis = client
         self._compact = client.register_script(_COMPACT)
+        self._rewrite = client.register_script(_REWRITE)
         self._take = client.register_script(_TAKE)
         self._kept: collections.OrderedDict[str, Record] = collections.OrderedDict()
         self._lock = threading.Lock()
@@ -353,6 +368,25 @@ class Compacted:
         gone = [k.log, k.idem, k.verdict, k.lock, k.ack, k.steps]
         return self._compact(keys=[k.meta, k.proj, keys.game(game_id).compact, *gone],
                              args=[orjson.dumps(args), record]).decode()
+
+    def raw(self, game_id: str) -> bytes | None:
+        """The game's record as stored, None if it has none."""
+        return self.redis.get(keys.game(game_id).compact)
+
+    def rewrite(self, game_id: str, read: bytes, record: bytes) -> str:
+        """Write a compacted game's record again, in one step: `written`, or `moved` if it is
+        no longer the record `read`."""
+        k = keys.game(game_id)
+        return self._rewrite(keys=[k.proj, k.compact], args=[read, record, seal(record)]).decode()
+
+    def before_spans(self, game_ids: Sequence[str]) -> list[bool]:
+        """Which of `game_ids` are compacted in records written before spans, in one round
+        trip: those the first dictionary compressed (a frame's header names it)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.getrange(keys.game(game_id).compact, 0, _FRAME_HEADER - 1)
+        return [bool(head) and dictionary.named(head) == dictionary.first_id()
+                for head in pipe.execute()]
 
     def ended(self, game_id: str) -> None:
         """List a game that just ended, to be compacted."""

@@ -25,7 +25,8 @@ import zstandard
 from store.packed import packed
 
 _HERE = Path(__file__).resolve().parent
-# Oldest first: the first (32 KB, entries only) wrote the records of 2026-11-27 and 28.
+# Oldest first: the first (32 KB, entries only) wrote the records of 2026-11-27 and 28, before
+# they were kept in spans (`first_id` tells them).
 SHIPPED = (_HERE / "compaction.zdict", _HERE / "compaction-2.zdict")
 # 64 KB: trained with the final states too, it saves 3-4% of a short game's record against the
 # first (140 bytes of a Hermit game of four's 4 KB); every process holds it.
@@ -42,6 +43,10 @@ def _shipped() -> dict[int, zstandard.ZstdCompressionDict]:
     return {dictionary.dict_id(): dictionary for dictionary in found}
 
 
+def first_id() -> int:
+    return next(iter(_shipped()))
+
+
 @functools.cache
 def _newest() -> zstandard.ZstdCompressionDict:
     newest = zstandard.ZstdCompressionDict(SHIPPED[-1].read_bytes())
@@ -54,12 +59,17 @@ def compressor() -> zstandard.ZstdCompressor:
     return zstandard.ZstdCompressor(level=LEVEL, dict_data=_newest())
 
 
+def named(record: bytes) -> int:
+    """The id of the dictionary a record was written with (its frame's header, the first 18
+    bytes at most, is enough)."""
+    return zstandard.get_frame_parameters(record).dict_id
+
+
 def decompress(record: bytes) -> bytes:
     """A record's text, with the dictionary its frame names."""
-    named = zstandard.get_frame_parameters(record).dict_id
-    if named not in _shipped():
-        raise ValueError(f"a record written with dictionary {named}, which is not shipped")
-    return zstandard.ZstdDecompressor(dict_data=_shipped()[named]).decompress(record)
+    if (named_id := named(record)) not in _shipped():
+        raise ValueError(f"a record written with dictionary {named_id}, which is not shipped")
+    return zstandard.ZstdDecompressor(dict_data=_shipped()[named_id]).decompress(record)
 
 
 def train(golden: Path) -> bytes:

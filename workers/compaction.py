@@ -8,7 +8,9 @@ already.
 
 `python -m workers.compaction` compacts every game that ended before compaction existed (or
 whose job was lost), with a progress bar: games already compacted are skipped a page at a
-time, so it is safe to interrupt and to run again.
+time, so it is safe to interrupt and to run again. It also writes again, in spans, the records
+written before spans (2026-11-27 and 28: their first reads decode the whole log), each swapped
+in one step for the one it was made from (`respanned`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class Compaction(StrEnum):
     MOVED = "moved"  # its head moved between the reads and the write: compacted next time
     MISSING = "missing"
     BROKEN = "broken"  # its live log does not chain to its head: left as it is, and logged
+    SPANNED = "spanned"  # its record, written before spans, written again in spans
 
 
 def compact_listed(store: Store, game_id: str) -> Compaction:
@@ -91,8 +94,30 @@ def _made(game_id: str, entries: list[dict[str, Any]], state: bytes,
     return record if same else None
 
 
+def respanned(store: Store, game_id: str) -> Compaction:
+    """A game compacted before records were kept in spans, written again in spans (its first
+    reads then decode only what they need): its old record read back whole, every hash checked,
+    made again and swapped for the new one in one step, only while it is still the one read."""
+    raw, head = store.compacted.raw(game_id), store.log.head(game_id)
+    if raw is None or head is None:
+        return Compaction.MISSING
+    secret = store.games.secret(game_id)
+    try:
+        old = decode(game_id, raw, head[1], secret, store.projections.sealed(game_id))
+        entries, state = old.read(), old.final_state()
+    except Broken:
+        _log.exception("game %s is not compacted again: its record does not verify", game_id)
+        return Compaction.BROKEN
+    record = _made(game_id, entries, state, secret, head[1])
+    if record is None:
+        return Compaction.BROKEN
+    written = store.compacted.rewrite(game_id, raw, record)
+    return Compaction.SPANNED if written == "written" else Compaction.MOVED
+
+
 def compact_ended(store: Store, shown: bool = True) -> collections.Counter[Compaction]:
-    """Compact every game listed among the finished ones (and abandoned), oldest first."""
+    """Compact every game listed among the finished ones (and abandoned), oldest first, and
+    write again in spans those compacted before spans."""
     done: collections.Counter[Compaction] = collections.Counter()
     after = None
     with Progress(disable=not shown) as progress:
@@ -100,8 +125,13 @@ def compact_ended(store: Store, shown: bool = True) -> collections.Counter[Compa
         while batch := store.games.ids(after, PAGE, finished=True):
             after = batch[-1][1], batch[-1][0]
             ids = [game_id for game_id, _ in batch]
-            for game_id, already in zip(ids, store.compacted.compacted(ids), strict=True):
-                done[Compaction.COMPACTED if already else compact(store, game_id)] += 1
+            found = zip(ids, store.compacted.compacted(ids), store.compacted.before_spans(ids),
+                        strict=True)
+            for game_id, already, before_spans in found:
+                if before_spans:
+                    done[respanned(store, game_id)] += 1
+                else:
+                    done[Compaction.COMPACTED if already else compact(store, game_id)] += 1
             progress.advance(bar, len(ids))
     return done
 

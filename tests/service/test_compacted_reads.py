@@ -9,16 +9,15 @@ from pathlib import Path
 import orjson
 import pytest
 import redis
-import zstandard
 
 from engine import log
 from engine.game import Table
 from engine.games import GAMES
 from service import create_app
 from store import Store, compacted, dictionary, keys
-from store.packed import packed
 from store.projections import Field, Projection
 from tests.api import head_unsigned
+from tests.records import before_spans, rewritten
 from workers.compaction import Compaction, compact
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -146,19 +145,6 @@ def lines(store: Store, game_id: str) -> list[bytes]:
         store.redis.get(keys.game(game_id).compact)).split(b"\n")
 
 
-def rewritten(store: Store, game_id: str, text: bytes, sealed: bool, first: bool = False
-              ) -> None:
-    """The record's text replaced by `text` (`first`: compressed with the first dictionary
-    shipped, as the first records were), its digest kept as it was or (`sealed`) made that of
-    the new record, as someone rewriting both would."""
-    shipped = zstandard.ZstdCompressionDict(dictionary.SHIPPED[0].read_bytes())
-    record = (zstandard.ZstdCompressor(level=12, dict_data=shipped) if first
-              else dictionary.compressor()).compress(text)
-    store.redis.set(keys.game(game_id).compact, record)
-    if sealed:
-        store.redis.hset(keys.game(game_id).proj, Field.RECORD, compacted.seal(record))
-
-
 def tampered_span(store: Store, game_id: str) -> bytes:
     """The record's text with the time of an accepted move of its first span moved on a
     second: it still decodes, but that span no longer chains to the link after it."""
@@ -254,14 +240,6 @@ def test_a_compacted_state_changed_is_a_loud_500_and_a_failed_audit(app, store, 
     report = app.test_client().post(f"/v1/games/{game_id}/audit?wait=10").json
     assert report["status"] == "done" and not report["ok"] and report["hash_chain_ok"]
     assert {"seq": len(entries), "what": "stored state"} in report["mismatches"]
-
-
-def before_spans(entries: list[dict], score: bytes | None) -> bytes:
-    """A record as compaction wrote it before spans: one document of every entry, then the
-    final score's JSON (once it was kept) on a line of its own."""
-    document = orjson.dumps({"version": len(entries), "head": entries[-1]["hash"],
-                             "entries": packed(entries)})
-    return document if score is None else document + b"\n" + score
 
 
 @pytest.mark.parametrize("score", [False, True], ids=["without-score", "with-score"])

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 
+import orjson
 import pytest
 import redis
 
@@ -13,10 +14,13 @@ from bench.played import retold, stored
 from engine import log
 from service import create_app
 from store import Store, keys
+from store.compacted import decode
 from store.log import Outcome, Writing
+from store.projections import Field, score_json
 from tests.api import create, head_unsigned
 from tests.conftest import ROOT, start_workers, stop
-from workers.compaction import Compaction, compact_listed
+from tests.records import before_spans, rewritten
+from workers.compaction import Compaction, compact, compact_listed
 
 # Reads whose answers a compacted game must give as the live one did, by viewer.
 READS = ("", "/state", "/state?at=3", "/score", "/legal-moves", "/replay", "/views",
@@ -98,6 +102,14 @@ def test_a_game_is_taken_for_compaction_by_one_beat_until_its_lease_lapses(redis
     assert store.redis.zcard(keys.ENDED) == 0
 
 
+def command(url: str) -> str:
+    """What `python -m workers.compaction` prints, run against `url`."""
+    ran = subprocess.run([sys.executable, "-m", "workers.compaction"], cwd=ROOT,
+                         env={**os.environ, "REDIS_URL": url}, capture_output=True, text=True,
+                         timeout=120, check=True)
+    return ran.stdout.strip()
+
+
 def test_the_games_that_ended_before_are_compacted_by_a_command_that_can_run_again(redis_url):
     url = redis_url.rsplit("/", 1)[0] + "/5"
     store = Store(redis.Redis.from_url(url))
@@ -106,14 +118,40 @@ def test_the_games_that_ended_before_are_compacted_by_a_command_that_can_run_aga
     for document in documents:
         assert stored(store, document).written
 
-    def command() -> str:
-        ran = subprocess.run([sys.executable, "-m", "workers.compaction"], cwd=ROOT,
-                             env={**os.environ, "REDIS_URL": url}, capture_output=True,
-                             text=True, timeout=120, check=True)
-        return ran.stdout.strip()
-
-    assert command() == "8 written"
-    assert command() == "8 compacted"
+    assert command(url) == "8 written"
+    assert command(url) == "8 compacted"
     for document in documents:
         assert store.log.entries(document["id"]) == document["entries"]
         assert not store.redis.exists(keys.game(document["id"]).log)
+
+
+def test_records_written_before_spans_are_written_again_in_spans_by_the_command(redis_url):
+    url = redis_url.rsplit("/", 1)[0] + "/6"
+    store = Store(redis.Redis.from_url(url))
+    store.redis.flushdb()
+    documents = [retold(title, n) for title in ("hermit", "coloretto") for n in range(2)]
+    states = {}
+    for n, document in enumerate(documents):
+        game_id = document["id"]
+        assert stored(store, document).written
+        states[game_id] = store.projections.standing(game_id)[1]
+        game, created = log.rules(document["entries"][0]), document["entries"][0]
+        score = score_json(game, game.decode(orjson.loads(states[game_id])), created["players"])
+        assert compact(store, game_id) == Compaction.WRITTEN
+        # As the first records were: half of them before their score and digest were kept.
+        rewritten(store, game_id, before_spans(document["entries"], score if n % 2 else None),
+                  sealed=bool(n % 2), first=True)
+        if not n % 2:
+            store.redis.hdel(keys.game(game_id).proj, Field.RECORD)
+    ids = [document["id"] for document in documents]
+    assert store.compacted.before_spans(ids) == [True] * len(ids)
+
+    assert command(url) == "4 spanned"
+    assert command(url) == "4 compacted"
+    assert store.compacted.before_spans(ids) == [False] * len(ids)
+    for document in documents:
+        game_id = document["id"]
+        record = decode(game_id, store.compacted.raw(game_id), document["entries"][-1]["hash"],
+                        store.games.secret(game_id), store.projections.sealed(game_id))
+        assert record.read() == document["entries"]
+        assert record.final_state() == states[game_id]
