@@ -3,7 +3,8 @@ every read of it is right either way, and compacting again finishes the work.
 
 The sweep of ended games (`python -m workers.compaction`, a real process) is killed with
 SIGKILL a few times at random moments while it compacts, then run to its end; and so is the
-project's durable Redis (redis.conf) under it, started again on its own data each time. The
+project's durable Redis (redis.conf) under it, started again on its own data each time; and so
+is the sweep while it writes again in spans the records written before spans. The
 moments are told by the sweep's progress, not by the clock: a game compacts in a few
 milliseconds, and a kill at a random time fell after the sweep's end."""
 
@@ -13,12 +14,15 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 import redis
 
 from bench.played import retold, stored
 from store import Store, keys
 from tests.conftest import ROOT, _free_port, start_redis
+from tests.records import before_spans, rewritten
+from workers.compaction import Compaction, compact
 
 KILLS = 6
 
@@ -31,6 +35,14 @@ def ended_games(store: Store) -> dict:
     for document in documents.values():
         assert stored(store, document).written
     return documents
+
+
+def compacted_count(store: Store, ids: list[str]) -> int:
+    return sum(store.compacted.compacted(ids))
+
+
+def spanned_count(store: Store, ids: list[str]) -> int:
+    return len(ids) - sum(store.compacted.before_spans(ids))
 
 
 def sweep(url: str) -> subprocess.Popen:
@@ -60,6 +72,34 @@ def test_a_compaction_killed_anywhere_loses_nothing_and_finishes_when_run_again(
     subprocess.run([sys.executable, "-m", "workers.compaction"], cwd=ROOT, env=env,
                    capture_output=True, timeout=120, check=True)
     assert store.compacted.compacted(list(documents)) == [True] * len(documents)
+    assert_whole(store, documents)
+
+
+def test_a_sweep_killed_while_it_writes_records_again_in_spans_loses_nothing(redis_url):
+    url = redis_url.rsplit("/", 1)[0] + "/6"
+    store = Store(redis.Redis.from_url(url))
+    documents = ended_games(store)
+    for game_id, document in documents.items():
+        assert compact(store, game_id) == Compaction.WRITTEN
+        score = store.projections.score(game_id)  # as the record holds it
+        rewritten(store, game_id, before_spans(document["entries"], score), sealed=True,
+                  first=True)
+    ids = list(documents)
+    rnd = random.Random(33)
+    halfway = 0
+    for _ in range(KILLS):
+        sweeping = sweep(url)
+        partly_compacted(store, documents, rnd, sweeping, spanned_count)
+        if sweeping.poll() is None:
+            os.kill(sweeping.pid, signal.SIGKILL)
+        sweeping.wait(10)
+        assert_whole(store, documents)
+        halfway += 0 < spanned_count(store, ids) < len(ids)
+    assert halfway, "no sweep was killed halfway through"
+    subprocess.run([sys.executable, "-m", "workers.compaction"], cwd=ROOT,
+                   env={**os.environ, "REDIS_URL": url}, capture_output=True, timeout=120,
+                   check=True)
+    assert store.compacted.before_spans(ids) == [False] * len(ids)
     assert_whole(store, documents)
 
 
@@ -98,13 +138,14 @@ def test_a_durable_redis_killed_under_a_compaction_comes_back_with_each_game_who
 
 
 def partly_compacted(store: Store, documents: dict, rnd: random.Random,
-                     sweeping: subprocess.Popen) -> None:
-    """Back once the sweep has compacted a few more games (a random number, well short of the
-    rest), or has ended."""
+                     sweeping: subprocess.Popen,
+                     done: Callable[[Store, list[str]], int] = compacted_count) -> None:
+    """Back once the sweep has done a few more games (a random number, well short of the
+    rest: compacted, or as `done` counts them), or has ended."""
     ids = list(documents)
-    done = sum(store.compacted.compacted(ids))
-    target = done + rnd.randint(1, max(1, (len(ids) - done) // 3))
-    while sweeping.poll() is None and sum(store.compacted.compacted(ids)) < target:
+    now = done(store, ids)
+    target = now + rnd.randint(1, max(1, (len(ids) - now) // 3))
+    while sweeping.poll() is None and done(store, ids) < target:
         time.sleep(0.001)
 
 
