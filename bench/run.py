@@ -22,7 +22,7 @@ It starts its own redis-server, the Procfile's web and worker entries, and the c
 - an ended game's Redis memory live and compacted, and its reads' p50 live and compacted, for
   every player count of `--titles`, and the used memory of 1,000 compacted games
   (`bench.compaction`, against a Redis of its own). 100,000 of them really stored take some
-  11 minutes, too long for this run: `python -m bench.season` prints that figure alone.
+  25 minutes, too long for this run: `python -m bench.season` prints that figure alone.
 The machine's load moves every absolute figure: compare the two sides of one run.
 `--throughput-only` prints the C clients' comparison alone: a quick side-by-side of two trees.
 """
