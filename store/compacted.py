@@ -369,9 +369,20 @@ class Compacted:
         return self._compact(keys=[k.meta, k.proj, keys.game(game_id).compact, *gone],
                              args=[orjson.dumps(args), record]).decode()
 
-    def raw(self, game_id: str) -> bytes | None:
-        """The game's record as stored, None if it has none."""
-        return self.redis.get(keys.game(game_id).compact)
+    def fetched(self, game_id: str) -> tuple[bytes, Record] | None:
+        """The game's record as stored and as opened (with its game's head, secret and the
+        digest kept), in one round trip and not kept; None if the game is not compacted."""
+        k = keys.game(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(k.compact)
+        pipe.hget(k.meta, "hash")
+        pipe.hmget(k.secret, "seed", "decks")
+        pipe.hget(k.proj, Field.RECORD)
+        raw, meta_head, (seed, decks), sealed = pipe.execute()
+        if raw is None:
+            return None
+        return raw, opened(game_id, raw, meta_head.decode() if meta_head else None,
+                           (seed.decode(), orjson.loads(decks)), sealed and sealed.decode())
 
     def rewrite(self, game_id: str, read: bytes, record: bytes) -> str:
         """Write a compacted game's record again, in one step: `written`, or `moved` if it is
@@ -415,17 +426,9 @@ class Compacted:
         """The game's record, None if the game is not compacted (or does not exist)."""
         if (found := self.cached(game_id)) is not None:
             return found
-        k = keys.game(game_id)
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.get(k.compact)
-        pipe.hget(k.meta, "hash")
-        pipe.hmget(k.secret, "seed", "decks")
-        pipe.hget(k.proj, Field.RECORD)
-        raw, meta_head, (seed, decks), sealed = pipe.execute()
-        if raw is None:
+        if (fetched := self.fetched(game_id)) is None:
             return None
-        record = opened(game_id, raw, meta_head.decode() if meta_head else None,
-                        (seed.decode(), orjson.loads(decks)), sealed and sealed.decode())
+        _, record = fetched
         with self._lock:
             self._kept[game_id] = record
             while len(self._kept) > KEPT:

@@ -145,11 +145,6 @@ class Projections:
             return record.kept_score()
         return score if score_at == at else None
 
-    def sealed(self, game_id: str) -> str | None:
-        """A compacted game's record's digest, as its compaction kept it."""
-        found = self.redis.hget(keys.game(game_id).proj, Field.RECORD)
-        return found and found.decode()
-
     def keep_score(self, game_id: str, at: int, score: bytes) -> None:
         """Keep the score computed for version `at` for the next reader. Both fields are set in
         one command, so a score is never labelled with another version. A full Redis keeps

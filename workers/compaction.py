@@ -98,17 +98,17 @@ def respanned(store: Store, game_id: str) -> Compaction:
     """A game compacted before records were kept in spans, written again in spans (its first
     reads then decode only what they need): its old record read back whole, every hash checked,
     made again and swapped for the new one in one step, only while it is still the one read."""
-    raw, head = store.compacted.raw(game_id), store.log.head(game_id)
-    if raw is None or head is None:
+    fetched = store.compacted.fetched(game_id)
+    if fetched is None or fetched[1].meta_head is None:
         return Compaction.MISSING
-    secret = store.games.secret(game_id)
+    raw, old = fetched
     try:
-        old = decode(game_id, raw, head[1], secret, store.projections.sealed(game_id))
+        old.check()
         entries, state = old.read(), old.final_state()
     except Broken:
         _log.exception("game %s is not compacted again: its record does not verify", game_id)
         return Compaction.BROKEN
-    record = _made(game_id, entries, state, secret, head[1])
+    record = _made(game_id, entries, state, old.secret, old.meta_head)
     if record is None:
         return Compaction.BROKEN
     written = store.compacted.rewrite(game_id, raw, record)

@@ -14,7 +14,6 @@ from bench.played import retold, stored
 from engine import log
 from service import create_app
 from store import Store, keys
-from store.compacted import decode
 from store.log import Outcome, Writing
 from store.projections import Field, score_json
 from tests.api import create, head_unsigned
@@ -151,7 +150,7 @@ def test_records_written_before_spans_are_written_again_in_spans_by_the_command(
     assert store.compacted.before_spans(ids) == [False] * len(ids)
     for document in documents:
         game_id = document["id"]
-        record = decode(game_id, store.compacted.raw(game_id), document["entries"][-1]["hash"],
-                        store.games.secret(game_id), store.projections.sealed(game_id))
+        _, record = store.compacted.fetched(game_id)
+        assert record.meta_head == document["entries"][-1]["hash"] and record.check()
         assert record.read() == document["entries"]
         assert record.final_state() == states[game_id]
