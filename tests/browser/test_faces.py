@@ -64,8 +64,10 @@ def test_every_card_face_shows_what_its_title_s_rules_need(context, web, client,
             shown = face["classes"] if part == "class" else face[part]
             assert value == shown or (part == "class" and value in shown), (face, part, value)
     # Legible on a phone: a rank is at least 16 px high.
-    sizes = page.eval_on_selector_all("#table .card .rank", "els => els.map(e => "
-                                      "parseFloat(getComputedStyle(e).fontSize))")
+    # Read in one task: the page may draw its table again between a query and an evaluation
+    # of its elements, which are then detached (no computed size).
+    sizes = page.evaluate("[...document.querySelectorAll('#table .card .rank')].map(e => "
+                          "parseFloat(getComputedStyle(e).fontSize))")
     assert min(sizes) >= 16
     # Each title names its symbols in a legend.
     assert page.locator("#table .legend dd").count() >= 3
