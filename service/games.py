@@ -25,7 +25,7 @@ def create(body: dict):
     Keep the seat tokens and the table token: they are shown only once. `public_keys` gives
     seats' Ed25519 keys: those seats' moves must then be signed (docs/api.md, Receipts).
     """
-    created = handlers.create_game(store(), keyring().signer, body)
+    created = handlers.create_game(store(), keyring(), body)
     return answer(created, 201, {"Location": f"/v1/games/{created['id']}", **NO_STORE})
 
 
@@ -85,7 +85,7 @@ def score(game: Seen, query: dict):
 @bp.response(200, api.ReplayDocument)
 def replay(game: Seen):
     """The replay document, as a download (redacted for the caller while the game runs)."""
-    document = handlers.replay_document(store(), keyring().signer, game)
+    document = handlers.replay_document(store(), keyring(), game)
     return answer(
         document, headers={"Content-Disposition": f'attachment; filename="tablelog-{game.id}.json"'}
     )
@@ -97,7 +97,7 @@ def replay(game: Seen):
 def head(game: Seen):
     """The server's signed receipt for the log's last entry, as every answer that appends
     carries one."""
-    return answer(handlers.head(keyring().signer, game), headers=NO_STORE)
+    return answer(handlers.head(keyring(), game), headers=NO_STORE)
 
 
 @bp.put("/<game_id>/seats/<int:seat>/key")
@@ -116,7 +116,7 @@ def register_key(game: Seen, body: dict, seat: int):
     and the table token can no longer act for it. The key is written to the log as a
     `seat-key-registered` entry, so a replay proves which key each move was checked against.
     """
-    registered = handlers.register_key(store(), keyring().signer, game, seat,
+    registered = handlers.register_key(store(), keyring(), game, seat,
                                        body["public_key"], known())
     return answer(registered, 201)
 

@@ -20,7 +20,7 @@ from engine import log, signatures
 from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadPlayerCount, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
-from engine.signatures import BadKey, Signer
+from engine.signatures import BadKey
 from engine.table_actions import FOR_NONE
 from engine.visibility import redact
 from schemas import api, loader, remembered
@@ -28,6 +28,7 @@ from schemas.moves import MOVES
 from service.auth import Seen
 from service.known import Known
 from service.problems import Problem
+from service.signing import Keyring
 from store import Store
 from store.audits import AuditStatus
 from store.connection import FULL, UNREACHABLE
@@ -39,7 +40,7 @@ from workers import queue
 # -- creating and listing ---------------------------------------------------------------------
 
 
-def create_game(store: Store, signer: Signer, body: dict[str, Any]) -> dict[str, Any]:
+def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str, Any]:
     game = GAMES[body["game"]]
     players = body["players"]
     public_keys = _seat_keys(body.get("public_keys") or {}, len(players))
@@ -79,7 +80,7 @@ def create_game(store: Store, signer: Signer, body: dict[str, Any]) -> dict[str,
         "table_token": table_token,
         "seed_commitment": created["seed_commitment"],
         "version": 1,
-        "receipt": signer.receipt(game_id, 1, entry["hash"], now()),
+        "receipt": signer.receipt(game_id, 1, entry["hash"]),
     }
 
 
@@ -216,7 +217,7 @@ LOOK_S = 0.1
 
 def submit(
     store: Store,
-    signer: Signer,
+    signer: Keyring,
     seen: Seen,
     body: dict[str, Any],
     idempotency_key: str | None,
@@ -302,21 +303,21 @@ def _signed(seen: Seen, seat: int | str, body: dict[str, Any], move: dict[str, A
     return expected, signature
 
 
-def _receipt(store: Store, signer: Signer, game_id: str, seq: int, entry_hash: str | None
+def _receipt(store: Store, signer: Keyring, game_id: str, seq: int, entry_hash: str | None
              ) -> dict[str, Any]:
     """The server's receipt for entry `seq`, whose hash is read when not known (a
     submission answered again for its Idempotency-Key)."""
     if entry_hash is None:
         entry_hash = store.log.entries(game_id, after=seq - 1, upto=seq)[0]["hash"]
-    return signer.receipt(game_id, seq, entry_hash, now())
+    return signer.receipt(game_id, seq, entry_hash)
 
 
-def head(signer: Signer, seen: Seen) -> dict[str, Any]:
+def head(signer: Keyring, seen: Seen) -> dict[str, Any]:
     """The server's receipt for the log's last entry."""
-    return signer.receipt(seen.id, seen.meta["version"], seen.meta["hash"], now())
+    return signer.receipt(seen.id, seen.meta["version"], seen.meta["hash"])
 
 
-def register_key(store: Store, signer: Signer, seen: Seen, seat: int, public_key: str,
+def register_key(store: Store, signer: Keyring, seen: Seen, seat: int, public_key: str,
                  known: Known) -> dict[str, Any]:
     """A seat's key, registered once by the seat itself, as an entry of its game's log."""
     if seen.caller.seat != seat:
@@ -339,7 +340,7 @@ def register_key(store: Store, signer: Signer, seen: Seen, seat: int, public_key
             replicated(store, seen.id)
             entry = store.log.entries(seen.id, after=appended.seq - 1, upto=appended.seq)[0]
             return {"seat": seat, "public_key": public_key,
-                    "receipt": signer.receipt(seen.id, entry["seq"], entry["hash"], now())}
+                    "receipt": signer.receipt(seen.id, entry["seq"], entry["hash"])}
         meta = store.games.context(seen.id, None).meta or meta  # another seat registered
     raise Problem(409, "seat-keys-changed", "seats kept registering keys meanwhile: ask again")
 
@@ -590,7 +591,7 @@ def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[
     return found, (found[-1]["seq"] if found else after)
 
 
-def replay_document(store: Store, signer: Signer, seen: Seen) -> dict[str, Any]:
+def replay_document(store: Store, signer: Keyring, seen: Seen) -> dict[str, Any]:
     meta, game, game_id, finished = seen.meta, seen.game, seen.id, seen.finished
     entries, status, last_round, score = (_ended if finished else _replayed)(store, seen)
     seed, decks = store.games.secret(game_id)
@@ -614,7 +615,7 @@ def replay_document(store: Store, signer: Signer, seen: Seen) -> dict[str, Any]:
         "score": score,
         # The server's word for the log as it gave it: anyone can check it later with the
         # published keys (engine.signatures).
-        "head": signer.receipt(game_id, entries[-1]["seq"], entries[-1]["hash"], now()),
+        "head": signer.receipt(game_id, entries[-1]["seq"], entries[-1]["hash"]),
     }
 
 
