@@ -9,7 +9,7 @@ from typing import Any
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate
 
 from engine.games import GAMES
-from schemas.moves import COMPONENTS
+from schemas.moves import COMPONENTS, LARGEST_INTEGER  # noqa: F401 (read as api.LARGEST_INTEGER)
 
 # Every limit once: the validators enforce them and /openapi.json shows them.
 # A request's body, in bytes (413 past it, before it is read); a replay document may be larger.
@@ -44,6 +44,11 @@ LONGEST_CARD = 32
 # A log entry's number: past it the store could not count (Redis's 64-bit integers); also the
 # largest integer a JSON client reads exactly.
 HIGHEST_SEQ = 2**53 - 1
+# What a body may hold (I-JSON, RFC 7493): integers a JSON parser holds exactly
+# (`LARGEST_INTEGER`), and arrays and objects nested this deep at most, far past any body or
+# replay the API makes (a replay nests some 10 deep). Past either, 400 `invalid-json`, before
+# anything is written.
+DEEPEST_BODY = 64
 # A Last-Event-ID: a seq in at most 15 digits (below HIGHEST_SEQ).
 LAST_EVENT_ID = r"[0-9]{1,15}"
 EVENTS_PAGE = 500
