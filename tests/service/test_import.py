@@ -164,6 +164,13 @@ def test_a_game_is_imported_under_its_own_id_only(importing):
     assert put(importing, braced).json["code"] == "bad-game-id"
 
 
+def test_a_game_id_is_matched_whole_a_trailing_newline_included(importing):
+    document = {**replay("hermit", "newline", "imp-newline"), "id": "imp-newline\n"}
+    answer = put(importing, document, "imp-newline%0A")
+    assert (answer.status_code, answer.json["code"]) == (400, "bad-game-id")
+    assert importing.get("/v1/games/imp-newline%0A").status_code == 404
+
+
 def test_a_replay_naming_no_id_is_not_imported(importing):
     document = replay("hermit", "no-id", "imp-no-id")
     for nameless in ({k: v for k, v in document.items() if k != "id"}, {**document, "id": None}):
