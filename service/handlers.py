@@ -336,6 +336,8 @@ def register_key(store: Store, signer: Keyring, seen: Seen, seat: int, public_ke
                           meta=(("public_keys", orjson.dumps({**keys, str(seat): public_key})
                                  .decode()), ("keyed", str(meta["keyed"] + 1))))
         appended = store.log.write(writing, (meta["version"], meta["hash"]))
+        if appended.outcome == Outcome.FINISHED:  # it ended meanwhile
+            _over()
         if appended.outcome == Outcome.OK:
             replicated(store, seen.id)
             entry = store.log.entries(seen.id, after=appended.seq - 1, upto=appended.seq)[0]
