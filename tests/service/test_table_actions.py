@@ -163,6 +163,19 @@ def test_a_game_ends_when_all_but_one_seat_concede_its_score_final(client, title
     assert client.get(game.url("/score")).json["final"] is True
 
 
+def test_the_table_conceding_on_a_finished_game_is_told_it_is_finished(client):
+    game = create(client, "hermit", ["ann", "bob", "cid"])
+    assert _table(client, game, {"type": "concede"}, seat=0).status_code == 201
+    assert _table(client, game, {"type": "concede"}, seat=2).status_code == 201
+    for body in ({}, {"seat": 1}, {"seat": 7}):
+        answer = _table(client, game, {"type": "concede"}, **body)
+        assert answer.status_code == 409 and answer.json["code"] == "game-finished", answer.json
+    late = game.move(1, {"type": "concede"})
+    assert late.status_code == 409 and late.json["code"] == "game-finished"
+    anonymous = client.post(game.url("/moves"), json={"move": {"type": "concede"}})
+    assert anonymous.status_code == 401
+
+
 def test_an_abandoned_game_is_listed_as_such_reveals_its_seed_and_verifies(client):
     game = create(client, "keltis-card", ["ann", "bob"])
     game.play(random.Random(6), 3)
