@@ -229,8 +229,15 @@ def submit(
     the submission)."""
     meta, game, game_id = seen.meta, seen.game, seen.id
     move = _well_formed(game.name, body["move"])
-    seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]),
-                                   for_none=move["type"] in FOR_NONE)
+    try:
+        seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]),
+                                       for_none=move["type"] in FOR_NONE)
+    except Problem as refused:
+        # A token holder naming no seat, or the wrong one, on a game that is over is told it
+        # is over. One this process remembers may have ended since: asked on a refusal alone.
+        if refused.status != 401 and (seen.finished or _over_now(store, seen)):
+            _over()
+        raise
     if seen.finished:
         _over()
     entry = log.submission(seat, move, signed=_signed(seen, seat, body, move))
@@ -377,6 +384,11 @@ def _refused(seen: Seen, appended: Appended, expected: int | None, body_hash: st
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
+
+
+def _over_now(store: Store, seen: Seen) -> bool:
+    """Whether the game is over now, read afresh."""
+    return store.games.context(seen.id, None).finished
 
 
 def _over() -> NoReturn:
