@@ -412,6 +412,9 @@ class Component(Schema):
     points = fields.Integer()
     round = fields.Integer()
     events = fields.List(fields.Integer())
+    # What the score answers add (none in a replay's or an audit's breakdown, which are
+    # compared as stored): the rule that scores the component, from the title's spec.
+    rule = fields.String()
 
 
 class PlayerScore(Schema):
@@ -582,6 +585,12 @@ class Title(Schema):
                        " card's rank and suits); empty when codes say it all"})
     lowest_wins = fields.Boolean(required=True,
                                  metadata={"description": "the lowest total ranks first"})
+    scoring = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "the rule of each kind of score component, a sentence, by its label or a"
+                       " `prefix*` of it (a breakdown's `rule`)"})
+    dealt = fields.String(required=True, metadata={
+        "description": "what the setup (entry 1) brings a score component that cites it, a"
+                       " template of `seat` and `label`; empty when it brings none"})
 
 
 class Titles(Schema):

@@ -20,6 +20,7 @@ from engine import log, signatures
 from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadPlayerCount, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
+from engine.scoring import explained
 from engine.signatures import BadKey
 from engine.table_actions import FOR_NONE
 from engine.visibility import redact
@@ -582,11 +583,15 @@ def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
 
 
 def score(store: Store, seen: Seen, at: int | None) -> bytes:
+    """The breakdown as answered: each component with the rule that scores it (the breakdown
+    kept, and compared by audits, has none)."""
     if at is None:
-        return _current_score(store, seen)
-    _check_at(seen.meta, at)
-    _, then = _rebuilt(store, seen, at)
-    return orjson.dumps(seen.game.score(then).to_json(seen.meta["players"]))
+        breakdown = orjson.loads(_current_score(store, seen))
+    else:
+        _check_at(seen.meta, at)
+        _, then = _rebuilt(store, seen, at)
+        breakdown = seen.game.score(then).to_json(seen.meta["players"])
+    return orjson.dumps(explained(breakdown, seen.game.spec))
 
 
 def _current_score(store: Store, seen: Seen) -> bytes:

@@ -145,3 +145,19 @@ def test_a_file_that_is_no_replay_is_one_sentence(offline, tmp_path, text, code,
     result = offline("verify", str(path))
     assert result.exit_code == code
     assert said in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_stored_score_edited_says_whose_total_and_both_values(replay, tmp_path):
+    score = json.loads(json.dumps(replay["score"]))
+    player = score["players"][1]
+    player["total"] += 5
+    path = tmp_path / "score.json"
+    path.write_text(json.dumps({**replay, "score": score}))
+    result = verify(path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    said = (f"{player['name']}'s total is stored as {player['total']}, recomputed"
+            f" {player['total'] - 5}")
+    seq = len(replay["entries"])
+    assert f"  entry {seq}: stored score: {said}\n" in result.stdout
+    last = f"It does not verify: entry {seq} breaks (stored score: {said}).\n"
+    assert result.stdout.endswith(last)

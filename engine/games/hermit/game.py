@@ -41,7 +41,7 @@ from engine.games.hermit.facts import (
     QuartetTaken,
     StagecoachLaid,
 )
-from engine.games.hermit.scoring import Card, score_hand
+from engine.games.hermit.scoring import DEALT, RULES, Card, score_hand
 from engine.scoring import Component, Score, SeatScore
 from engine.simultaneous import Simultaneous
 from engine.spec import Field, Move, Option, Spec
@@ -95,6 +95,8 @@ SPEC = Spec(
                        " {house_party:seat}][; left in the groups: {discarded}]; the totals:"
                        " {totals:each}[; the game is over{?game_over}]",
     },
+    scoring=RULES,
+    dealt=DEALT,
 )
 _MOVE_KEYS = {
     kind: frozenset({"type", *fields})

@@ -260,10 +260,19 @@ function highlight() {
   }
 }
 
-function mark(events) {
+/** Mark the lines `events` of the log; `cited` says what each brought, said beside a line whose
+ *  own words do not (the setup's: "ann's starting card: pink"). */
+function mark(events, cited = []) {
   for (const seq of page.marked) $(`e${seq}`)?.classList.remove("marked");
+  for (const note of $("log").querySelectorAll(".brought")) note.remove();
   page.marked = events;
   for (const seq of events) $(`e${seq}`)?.classList.add("marked");
+  for (const [seq, said] of cited) {
+    const line = $(`e${seq}`);
+    if (line && said && line.querySelector(".said").textContent !== said) {
+      line.querySelector(".said").after(el("small", { class: "brought", text: ` · ${said}` }));
+    }
+  }
   if (!events.length) return;
   const next = events.find((seq) => seq > page.at);
   // The panel keeps the score whose component was clicked: at an entry before the component
@@ -279,7 +288,7 @@ let scoreTimer = null;
 
 /** The panel says which step its score is of: until a step's score comes, the last one stays. */
 function showScore(score, at) {
-  drawScore($("score"), score, mark, page.spec);
+  drawScore($("score"), score, mark, page.spec, { bySeq: page.bySeq, players: page.summary.players });
   $("score").dataset.at = at;
   seatScores(score);
 }
@@ -565,10 +574,12 @@ async function openFile(file) {
   say("");
   await load(source);
   drawReport($("report"), report, page.summary.players, go);
+  // One verdict on the page: the browser's check says what the server's re-judging found too.
+  if (checked) drawChecked($("checked"), checked, go, report);
   // The log is drawn afresh by load: the entries the browser's check flagged are marked again.
   for (const m of [...report.mismatches, ...(checked ? checked.mismatches : [])]) $(`e${m.seq}`)?.classList.add("broken");
   if (report.mismatches.length) {
-    say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.what})`).join(", ")}`, "error");
+    say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.detail ? `${m.what}: ${m.detail}` : m.what})`).join(", ")}`, "error");
   } else if (!report.ok) {
     // Nothing fails; what cannot be told yet is said with the server's own reason.
     const why = source.unbuilt ? `${source.unbuilt.message} (${source.unbuilt.code})` : "see the report";
