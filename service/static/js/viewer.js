@@ -18,7 +18,7 @@ const LISTED = 40;
 // What the page knows; `window.tablelog` exposes the timings the browser tests print.
 const page = {
   source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
-  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], scoreKept: false,
+  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], seen: null,
   legal: null, targets: new Map(), listed: [], live: null, undone: new Set(), signing: null,
   document: null, givenKeys: null,
 };
@@ -173,7 +173,7 @@ function go(at) {
   window.tablelog.redraws.push(performance.now() - started);
   window.tablelog.version = version();
   actions.shown(page.bySeq.get(page.at), page.undone);
-  if (!page.scoreKept) scheduleScore(step);
+  scheduleScore(step);
 }
 
 function drawTable(step) {
@@ -260,17 +260,21 @@ function highlight() {
   }
 }
 
+/** A score component clicked: its entries are marked in the log, which is scrolled to the first
+ * of them (clicked again, to the next). The table stays at the step it shows, so the score, the
+ * seats' totals and the table all say one step; a marked line, clicked, takes them all there. */
 function mark(events) {
-  for (const seq of page.marked) $(`e${seq}`)?.classList.remove("marked");
+  const again = events.length && events.join() === page.marked.join();
+  for (const seq of page.marked) $(`e${seq}`)?.classList.remove("marked", "seen");
+  const seen = again ? events[(events.indexOf(page.seen) + 1) % events.length] : events[0];
   page.marked = events;
+  page.seen = seen;
   for (const seq of events) $(`e${seq}`)?.classList.add("marked");
-  if (!events.length) return;
-  const next = events.find((seq) => seq > page.at);
-  // The panel keeps the score whose component was clicked: at an entry before the component
-  // was complete it would be redrawn without it, and the next click would find it gone.
-  page.scoreKept = true;
-  go(events.includes(page.at) && next ? next : events[0]);
-  page.scoreKept = false;
+  const item = $(`e${seen}`);
+  if (!item) return;
+  item.classList.add("seen");
+  // In the middle of the log's box, and of the window (clear of the timeline kept at its top).
+  item.scrollIntoView({ block: "center" });
 }
 
 // -- the score -------------------------------------------------------------------------------
