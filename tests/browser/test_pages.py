@@ -127,7 +127,7 @@ def test_a_short_game_through_the_pages(context, web, client, name):
                      for link in seat_links])
     assert bool(hands) == (name != "coloretto"), "every title but Coloretto has hidden hands"
 
-    # A score component marks its lines and takes the timeline to them. Hermit scores only
+    # A score component marks its lines and takes the log to them. Hermit scores only
     # once a quartet is taken: the seats play on (through the API) until something scores.
     game = Game(client, {"id": game_id(spectator_link)},
                 {seat: token(link) for seat, link in enumerate(seat_links)})
@@ -145,7 +145,7 @@ def test_a_short_game_through_the_pages(context, web, client, name):
     component.wait_for(timeout=15_000)
     lines = [int(e) for e in component.get_attribute("data-lines").split(",")]
     component.click()
-    ready(spectator, lines[0])
+    until(spectator, f"document.querySelectorAll('#log li.marked').length === {len(lines)}")
     marked = spectator.eval_on_selector_all("#log li.marked", "els => els.map(e => +e.dataset.seq)")
     assert marked == lines
 
