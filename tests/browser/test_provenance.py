@@ -48,7 +48,10 @@ def test_a_component_marks_the_lines_the_log_shows_each_saying_what_it_brought(
     assert component.get_attribute("data-rule") == started["rule"]
     lines = [int(n) for n in component.get_attribute("data-lines").split(",")]
     component.click()
-    ready(page, 1)
+    # The log is taken to the first line, the step shown staying the last (one step everywhere).
+    until(page, f"document.querySelectorAll('#log li.marked').length === {len(lines)}")
+    until(page, "document.getElementById('e1').classList.contains('seen')")
+    assert page.evaluate("document.getElementById('table').dataset.at") == str(version)
     marked = page.eval_on_selector_all(
         "#log li.marked", "els => els.map(e => [+e.dataset.seq, e.className,"
         " getComputedStyle(e).display, e.querySelector('.said').textContent])")

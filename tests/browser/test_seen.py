@@ -198,7 +198,8 @@ def test_a_clicked_score_component_marks_its_entries_and_one_step_is_shown_every
                             " === document.getElementById('table').dataset.step")
     until(page, score_is_the_table_s)
     component = page.locator(".component[data-seat='0']").last
-    events = [int(e) for e in component.get_attribute("data-events").split(",")]
+    # The lines the log shows: a move by its verdict's line (issue 38, point 4).
+    events = [int(e) for e in component.get_attribute("data-lines").split(",")]
     selector = f".component[data-seat='0'][data-events='{component.get_attribute('data-events')}']"
     seats = page.eval_on_selector_all("#table .seat-score", "els => els.map(e => e.textContent)")
     assert all(seats)
@@ -234,12 +235,15 @@ def test_a_clicked_score_component_marks_its_entries_and_one_step_is_shown_every
 
 
 def _blank_lines(page) -> list[int]:
-    """The lines of the log with no dark pixel in a screenshot of the whole page."""
-    boxes = page.eval_on_selector_all("#log li", """els => els.filter(e => e.offsetParent)
-        .map(e => { const r = e.getBoundingClientRect();
-                    return [+e.dataset.seq, [r.left + scrollX, r.top + scrollY,
-                                             r.right + scrollX, r.bottom + scrollY]]; })""")
-    shot = Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("L")
+    """The lines of the log with no dark pixel in a screenshot of the log (beyond the window
+    too). Each line's place is measured within the log's own box, which a screenshot beyond the
+    window lays out again at the same size even where the page above it moves."""
+    boxes = page.eval_on_selector_all("#log li", """els => {
+        const l = document.getElementById('log').getBoundingClientRect();
+        return els.filter(e => e.offsetParent).map(e => { const r = e.getBoundingClientRect();
+            return [+e.dataset.seq, [r.left - l.left, r.top - l.top, r.right - l.left,
+                                     r.bottom - l.top]]; }); }""")
+    shot = Image.open(io.BytesIO(page.locator("#log").screenshot())).convert("L")
     return [seq for seq, box in boxes
             if min(shot.crop(tuple(round(v) for v in box)).tobytes()) > 110]
 
@@ -250,9 +254,19 @@ def test_the_log_shows_in_a_screenshot_of_the_whole_page_and_in_print(context, w
     page = opened(context, web, game, size, f"#seat={game.tokens[summary['to_act'][0]]}")
     ready(page, summary["version"])
     until(page, "!document.getElementById('play').hidden")
+    # The score panel drawn too: the page's height is what it will be.
+    drawn = f"document.getElementById('score').dataset.at === '{summary['version']}'"
+    until(page, drawn)
     page.evaluate("window.scrollTo(0, 0)")
+    # The log must end below the first screen, for lines off it to be what is checked: however
+    # tall the panels above it are, the window is made shorter than the log's end.
+    bottom = page.evaluate("document.getElementById('log').getBoundingClientRect().bottom")
+    page.set_viewport_size({"width": SIZES[size]["width"],
+                            "height": min(SIZES[size]["height"], int(bottom) - 200)})
+    ready(page, summary["version"])
+    until(page, drawn)
     assert page.evaluate("document.getElementById('log').getBoundingClientRect().bottom") > (
-        SIZES[size]["height"]), "the log ends below the first screen"
+        page.viewport_size["height"]), "the log ends below the first screen"
     assert page.locator("#log li:not(.folded)").count() >= 12
     assert _blank_lines(page) == []
     # Printed, every line of the log is on paper: none scrolled away inside its panel.
