@@ -177,9 +177,8 @@ def events(game: Seen, page: dict, headers: dict):
                 f"following streams the log: accept {streams.SSE} or {streams.NDJSON}",
             )
         stream = streams.LINES if form == streams.NDJSON else streams.EVENTS
-        return stream.response(streams.following(
-            store(), current_app.extensions["audiences"], game, after,
-            current_app.config["FOLLOW_SECONDS"], streams.Client(request.environ), stream))
+        return streams.follow(store(), current_app.extensions["audiences"], game, after,
+                              current_app.config["FOLLOW_SECONDS"], request.environ, stream)
     found, following = handlers.events(store(), game, after, page["limit"])
     if form == streams.NDJSON:
         return streams.LINES.response([streams.LINES.piece(streams.batch_of(found))])

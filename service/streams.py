@@ -105,6 +105,17 @@ def _encoded(game_id: str, entry: dict[str, Any], viewer: Viewer) -> bytes:
     return found
 
 
+def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
+           environ: dict[str, Any], form: Form) -> Response:
+    """A follow stream's answer. The watch on the client's socket is given up once the answer
+    is closed, whether or not its stream ever began (a client gone before its first piece is
+    written closes it unstarted)."""
+    client = Client(environ)
+    response = form.response(following(store, audiences, seen, after, lifetime_s, client, form))
+    response.call_on_close(client.forget)
+    return response
+
+
 def resume_point(after: int | None, last_event_id: str | None) -> int:
     """Where a stream starts: `after`, else the Last-Event-ID of a reconnecting EventSource
     (checked even when `after` wins: a request is refused for what it sends, whatever it
@@ -145,16 +156,21 @@ class Client:
         return Member(self.waiter, self._sock, (seen.viewer, form, framing), wire, after)
 
     def _watch_end(self, sock: socket.socket) -> None:
+        """Wait for the client's socket to be readable, then let the waiter go, however the
+        wait ends: the client closed its end, sent bytes a follower should not send, the
+        socket was closed already (by the server, the stream over: its descriptor -1), or
+        the watch was given up (`forget`)."""
         try:
-            gevent.socket.wait_read(sock.fileno())
-            # Readable: its end (nothing to peek), or bytes a follower should not send.
-            if sock.recv(1, socket.MSG_PEEK):
-                return
+            descriptor = sock.fileno()
+            if descriptor >= 0:
+                gevent.socket.wait_read(descriptor)
         except OSError:
-            pass
-        self.waiter.leave()
+            pass  # reset: its end too
+        finally:
+            self.waiter.leave()
 
     def forget(self) -> None:
+        """Give up the watch on the socket (its waiter leaves), before the server closes it."""
         if self._watch is not None:
             self._watch.kill(block=False)
 
@@ -169,8 +185,8 @@ def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifeti
     hands it what lands. A follower holds no Redis connection while it waits."""
     deadline = time.monotonic() + lifetime_s
     finished, caught_up = seen.finished, False
-    yield form.opening
     try:
+        yield form.opening
         while True:
             member = client.member(seen, after, form) if caught_up else None
             if not caught_up:
