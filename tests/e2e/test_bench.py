@@ -87,3 +87,28 @@ def test_every_read_of_an_ended_game_is_timed_live_cold_and_cached():
     timed = rf"{_NUMBER} /\s+{_NUMBER} \(\s*{_NUMBER}x\) /\s+{_NUMBER} \(\s*{_NUMBER}x\)"
     for read in ("/state", "/legal-moves", "/moves/6", "(summary)"):
         assert re.search(rf"keltis-nwnz\s+3 {re.escape(read)}\s+{timed}", run.stdout), run.stdout
+
+
+def test_the_followers_benchmark_prints_its_figures():
+    """`bench.followers` with a small crowd, so that it never rots: every figure the issue asks
+    for is printed (connected and refused, entries' delivery, verdicts with and without
+    followers, /healthz), never checked."""
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.followers", "--big", "20", "--games", "2", "--each", "5",
+         "--moves", "3", "--pace", "0.05", "--addresses", "10"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    spread = rf"p50\s+{_NUMBER} ms\s+p99\s+{_NUMBER} ms\s+max\s+{_NUMBER} ms"
+    for figure in (
+        r"the Procfile's web: WEB_CONCURRENCY=\d+, WEB_CONNECTIONS=\d+, TABLELOG_FOLLOWERS_SHARE=",
+        r"followers: 30 of 30 connected, \d+ refused 503 followers-full, \d+ failed",
+        rf"each answered after its connect began: {spread}",
+        rf"/healthz without followers: {spread}",
+        rf"/healthz with followers .*: {spread}",
+        rf"a player's verdicts without followers:\s+{spread}",
+        rf"a player's verdicts with followers:\s+{spread}",
+        rf"read by it:\s+{spread}",
+        rf"a player's verdict p99 with followers / without: {_NUMBER}x",
+    ):
+        assert re.search(figure, run.stdout), (figure, run.stdout)
