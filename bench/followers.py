@@ -130,6 +130,7 @@ class _Follower:
         self.reads: list[_Read] = []
         self.earlier: set[int] = set()  # the seqs it got before the measure
         self.answered = False
+        self.refusal: bytes | None = None  # what a follower not answered 200 was sent
 
     def readable(self) -> None:
         try:
@@ -140,6 +141,11 @@ class _Follower:
             data = b""
         if not data:
             asyncio.get_running_loop().remove_reader(self.sock)
+            if self.refusal is not None:  # the server closes a refused connection: all read
+                refused = self.refusal.startswith(b"HTTP/1.1 503 ") and b"followers-full" in (
+                    self.refusal)
+                self.crowd.refused += refused
+                self.crowd.failed += not refused
             return
         read_at = received = time.time()
         for level, kind, value in ancillary:
@@ -149,14 +155,14 @@ class _Follower:
         if not self.answered:
             self.answered = True
             self.crowd.answered_in.append(time.monotonic() - self.began)
-            if not data.startswith(b"HTTP/1.1 200 "):
-                if data.startswith(b"HTTP/1.1 503 ") and b"followers-full" in data:
-                    self.crowd.refused += 1
-                else:
-                    self.crowd.failed += 1
-                asyncio.get_running_loop().remove_reader(self.sock)
-                return
-            self.crowd.connected += 1
+            if data.startswith(b"HTTP/1.1 200 "):
+                self.crowd.connected += 1
+            else:
+                self.refusal = b""
+        if self.refusal is not None:
+            # Read to its end: gunicorn sends an answer's head and its body apart.
+            self.refusal += data
+            return
         self.reads.append((read_at, received, data))
 
     def clear(self) -> None:
