@@ -156,8 +156,14 @@ def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_
         raise Problem(503, "followers-full", (
             f"this web process serves {places.most} followers already, the most it may: try"
             f" again in {FOLLOWERS_RETRY_S} s"), headers={"Retry-After": FOLLOWERS_RETRY_S})
-    client = Client(environ)
-    response = form.response(following(store, audiences, seen, after, lifetime_s, client, form))
+    try:
+        client = Client(environ)
+        response = form.response(following(store, audiences, seen, after, lifetime_s, client,
+                                           form))
+    except BaseException:
+        if places is not None:
+            places.give_back()
+        raise
     response.call_on_close(client.forget)
     if places is not None:
         response.call_on_close(places.give_back)
