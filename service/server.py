@@ -21,10 +21,11 @@ from one address and `/healthz` stopped answering). So here:
 - Follow streams hold at most `TABLELOG_FOLLOWERS_SHARE` (0.8) of the process's connections
   (`--worker-connections`, the Procfile's `WEB_CONNECTIONS`); past it a new follower is
   answered 503 `followers-full` (`service.streams.follow`), and the connections left are every
-  other request's: `/healthz`, reads and moves never wait behind a crowd of spectators in the
-  listen queue. A follower costs a greenlet and a socket, so the Procfile gives a process
-  10,000 connections: the process's soft limit of file descriptors is raised to what they need
-  (up to its hard limit), and the share is of the connections that fit under it.
+  other request's: a crowd of spectators no longer holds every connection while `/healthz`,
+  reads and moves wait in the listen queue. A follower costs a greenlet and a socket, so the
+  Procfile gives a process 10,000 connections: the process's soft limit of file descriptors is
+  raised to what they need (up to its hard limit), and the share is of the connections that
+  fit under it.
 
 The cost on a request is a wrapper and a timer (about 1 us) on a request with a body, and two
 dict updates a connection: nothing on the path of a move grows with the load.
@@ -140,9 +141,7 @@ class WebProcess(GeventWorker):
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
-        app = self.wsgi
-
-        followers = self.followers
+        app, followers = self.wsgi, self.followers
 
         def through(environ: dict[str, Any], start_response: Any) -> Any:
             # gunicorn's start_response is its answer's method: the answer is what frames.

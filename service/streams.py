@@ -224,7 +224,9 @@ class Client:
             self.waiter.leave()
 
     def forget(self) -> None:
-        """Give up the watch on the socket (its waiter leaves), before the server closes it."""
+        """The stream is over: its waiter leaves, and the watch on the socket is given up
+        before the server closes it (one not yet started never starts)."""
+        self.waiter.leave()
         if self._watch is not None:
             self._watch.kill(block=False)
 
