@@ -27,6 +27,9 @@ LARGEST_REPLAY = 16 << 20
 # request's head to arrive, and a second more for every BODY_RATE bytes of it received (408
 # past that), and one address at most this many connections open to one web process (429).
 BODY_SECONDS, BODY_RATE, CONNECTIONS_PER_ADDRESS = 10, 16 << 10, 100
+# Follow streams hold at most this share of a web process's connections (503 past it); the
+# rest are kept for every other request (service.server, set from the environment).
+FOLLOWERS_SHARE = 0.8
 # A move's body is a hundred bytes or so, and what it loads to is remembered by the web
 # (service.web.read, service.handlers); one larger is loaded afresh, so that what is remembered
 # stays small whatever clients send.
@@ -510,6 +513,11 @@ class Following(Schema):
 
     games = fields.Integer(metadata={"description": "games this process's requests wait on"})
     waiting = fields.Integer(metadata={"description": "requests waiting on them"})
+    streams = fields.Integer(allow_none=True, metadata={
+        "description": "follow streams this process serves (null: not counted, outside gunicorn)"})
+    most_streams = fields.Integer(allow_none=True, metadata={
+        "description": "the most it serves at once (a share of its connections,"
+                       " TABLELOG_FOLLOWERS_SHARE): past it, 503 `followers-full`"})
 
 
 class Memory(Schema):

@@ -157,11 +157,17 @@ def import_replay(document: dict, game_id: str):
 @bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
 @bp.alt_response(200, schema=streams.SSE_EVENTS, content_type=streams.SSE, success=True)
 @bp.alt_response(406, HTTPStatus.NOT_ACCEPTABLE.name)
+@bp.alt_response(503, schema=api.Problem, content_type=PROBLEM_JSON, headers={
+    "Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}, description=(
+    "`followers-full`: the web process answering serves as many followers as it may (a share"
+    " of its connections, the rest kept for every other request); try again after"
+    " Retry-After. The connection is closed"))
 def events(game: Seen, page: dict, headers: dict):
     """The log, redacted for the caller.
 
     JSON pages (`after`, `limit`, `next`), one entry a line with
-    `Accept: application/x-ndjson`, or followed as it is written with `follow`.
+    `Accept: application/x-ndjson`, or followed as it is written with `follow` (503
+    `followers-full` when the web process serves as many followers as it may).
     """
     after = streams.resume_point(page.get("after"), headers.get("last_event_id"))
     form = request.accept_mimetypes.best
@@ -177,9 +183,8 @@ def events(game: Seen, page: dict, headers: dict):
                 f"following streams the log: accept {streams.SSE} or {streams.NDJSON}",
             )
         stream = streams.LINES if form == streams.NDJSON else streams.EVENTS
-        return stream.response(streams.following(
-            store(), current_app.extensions["audiences"], game, after,
-            current_app.config["FOLLOW_SECONDS"], streams.Client(request.environ), stream))
+        return streams.follow(store(), current_app.extensions["audiences"], game, after,
+                              current_app.config["FOLLOW_SECONDS"], request.environ, stream)
     found, following = handlers.events(store(), game, after, page["limit"])
     if form == streams.NDJSON:
         return streams.LINES.response([streams.LINES.piece(streams.batch_of(found))])
