@@ -124,6 +124,11 @@ def test_hermit_says_rounds_and_points_and_shows_whole_card_names_and_personalit
     rounds = score["rounds"]
     assert page.locator("#table .summary .count").first.inner_text() == f"round: {rounds}"
     assert f"over {rounds} rounds" in page.locator("#score-kind").inner_text()
+    # And the log's: a round is dealt and scored, never "a hand", which is the cards a seat holds.
+    said = page.eval_on_selector_all("#log li .said", "els => els.map(e => e.textContent)")
+    told = " ".join(said)
+    assert "round 2 is dealt" in told and "round 1 is scored" in told
+    assert "hand 1 is" not in told and "hand 2 is" not in told
     # Each seat's running total says it counts points.
     for s, total in enumerate(client.get(game.url("/state")).json["state"]["totals"]):
         said = page.locator(f"#table [data-path='/totals/{s}']").locator("xpath=..").inner_text()

@@ -87,12 +87,12 @@ SPEC = Spec(
         "new-group": "{seat:seat} started group {group} with {card}",
         "played": "{seat:seat} played {card:card}[ to group {group}][, taking it{?took_control}]",
         "dealt": "{seat:seat} was dealt [{cards}|a hidden hand]",
-        "hand-dealt": "hand {hand} is dealt, {cards_each} cards each[, {centre} in the centre];"
+        "hand-dealt": "round {hand} is dealt, {cards_each} cards each[, {centre} in the centre];"
                       " {first_seat:seat} plays first",
         "stagecoach-laid": "the stagecoach holds {size} cards",
         "quartet-taken": "[{taken_by:seat} took the quartet of group {group}|the quartet of group"
                          " {group} is set aside: nobody held it]: {cards}",
-        "hand-scored": "hand {hand} is scored: {points:each}[; the stagecoach goes to"
+        "hand-scored": "round {hand} is scored: {points:each}[; the stagecoach goes to"
                        " {stagecoach_to:seat}: {stagecoach}][; house party for"
                        " {house_party:seat}][; left in the groups: {discarded}]; the totals:"
                        " {totals:each}[; the game is over{?game_over}]",
