@@ -122,7 +122,10 @@ def _tablelog_prelude(python: str) -> str:
 def _pasted(command: str, python: str) -> tuple[str, int]:
     """A command line of a command-line tour as run here, and the exit code it should give."""
     if command.startswith("GAME=..."):
-        command = "GAME=$(tablelog games --json | jq -r '.games[0].id')"
+        # The game `new` just made: its tokens are the newest file kept (listing the server's
+        # games newest first would find an imported one dated later, from another test).
+        command = ('GAME=$(basename "$(ls -t "$XDG_DATA_HOME"/tablelog/tokens/*.json | head -1)"'
+                   " .json)")
     elif command.startswith("tablelog watch"):
         command = f'timeout {WATCHED_S} "{python}" -m cli {command.split(" ", 1)[1]}'
     code = re.search(r"# -> exit (\d)", command)
