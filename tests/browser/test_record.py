@@ -102,7 +102,8 @@ def test_a_clicked_score_component_stays_in_the_panel(context, web, client, size
     component.wait_for()
     events = component.get_attribute("data-events")
     selector = f".component[data-seat='0'][data-events='{events}']"
-    first, second = (int(seq) for seq in events.split(",")[:2])
+    # The lines the log shows: a move by its verdict's line (issue 38, point 4).
+    first, second = (int(seq) for seq in component.get_attribute("data-lines").split(",")[:2])
     # Clicked, it takes the log to its first entry, then to the next, the table staying where
     # it is (tests/browser/test_seen.py): the component is there to be clicked again.
     component.click()
