@@ -278,3 +278,13 @@ def test_the_log_shows_in_a_screenshot_of_the_whole_page_and_in_print(context, w
     page.emulate_media(media="print")
     assert page.evaluate("(l => l.scrollHeight <= l.clientHeight)(document.getElementById('log'))")
     assert _blank_lines(page) == []
+
+
+@pytest.mark.parametrize("title", ["hermit", "sieben-siegel"])
+def test_a_score_with_nothing_scored_yet_says_no_null(context, web, client, title):
+    game = create(client, title, ["ann", "bob", "cid"], seed=f"seen-null-{title}")
+    page = opened(context, web, game, "desktop")
+    version = client.get(game.url()).json["version"]
+    ready(page, version)
+    until(page, f"document.getElementById('score').dataset.at === '{version}'")
+    assert "null" not in page.locator("#score").inner_text()

@@ -76,6 +76,7 @@ export function drawScore(container, score, onComponent, spec, log = { bySeq: ne
           }, score.rounds > 1 ? `round ${c.round}, ` : "", `${c.label}: `, el("b", { text: c.points })),
           el("small", { text: ` ${c.detail}` }));
       }))))),
-    rules(players),
+    // replaceChildren writes a null as the text "null": a score with no rule to say has none.
+    ...[rules(players)].filter(Boolean),
   );
 }
