@@ -94,7 +94,8 @@ class Spec:
     holds a sentence template per move type and `facts` one per fact kind; `board` says the
     game is drawn on a board served at `GET /v1/boards/{name}`; `cards` says, by card code, what
     a card face shows when its code does not say it (a Decktet card's rank and suits), so the
-    pages draw faces from the rules' own data."""
+    pages draw faces from the rules' own data; `recorded` says its games may be dealt at a real
+    table (`engine.recorded`), the shape of their `setup` entry being among `moves`."""
 
     name: str
     seats: tuple[int, int]
@@ -104,6 +105,7 @@ class Spec:
     options: tuple[Option, ...] = ()
     board: bool = False
     cards: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    recorded: bool = False
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
