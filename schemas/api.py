@@ -103,6 +103,10 @@ class CreateGame(Strict):
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = fields.String(validate=validate.Length(min=1, max=LONGEST_SEED))
+    deal = fields.String(validate=validate.OneOf(["seeded", "recorded"]), metadata={
+        "description": "seeded (the default: dealt by the service from the seed, or `deck`) or"
+                       " recorded (played with real cards: the table names each card as it"
+                       " comes into view; no seed, deck or commitment)"})
     deck = Bounded(_card(), LARGEST_DECK)
     decks = _decks()
     public_keys = fields.Dict(
@@ -307,7 +311,9 @@ class Created(Schema):
     options = fields.Dict()
     seats = fields.List(fields.Nested(Seat))
     table_token = fields.String()
-    seed_commitment = fields.String()
+    seed_commitment = fields.String(allow_none=True, metadata={
+        "description": "null for a recorded game, which has no seed"})
+    deal = fields.String(metadata={"description": "seeded or recorded"})
     version = fields.Integer()
     receipt = fields.Nested(Receipt)
 
@@ -321,8 +327,9 @@ class Summary(Schema):
     version = fields.Integer()
     to_act = fields.List(fields.Integer())
     round = fields.Integer()
-    seed_commitment = fields.String()
+    seed_commitment = fields.String(allow_none=True)
     seed = fields.String(allow_none=True)
+    deal = fields.String(metadata={"description": "seeded or recorded"})
     created_at = fields.String()
     # Who the caller is in this game: a seat number, "table" or "spectator".
     viewer = fields.Raw()
@@ -577,6 +584,9 @@ class Title(Schema):
                        " card's rank and suits); empty when codes say it all"})
     lowest_wins = fields.Boolean(required=True,
                                  metadata={"description": "the lowest total ranks first"})
+    recorded = fields.Boolean(required=True, metadata={
+        "description": "its games may be recorded at a real table (`\"deal\": \"recorded\"`),"
+                       " the table's `setup` entry among `moves`"})
 
 
 class Titles(Schema):
