@@ -25,11 +25,12 @@ EXIT = "@@exit"
 WATCHED_S, STOPPED = 4, 124
 
 
-def tour(title: str) -> list[tuple[str, str]]:
-    """The commands of the README section `title`'s shell block, each with the comment
-    line that follows it, if any (where the tour says what comes back)."""
+def tour(title: str, block_number: int = 0) -> list[tuple[str, str]]:
+    """The commands of the README section `title`'s shell block (its first, or the one
+    numbered), each with the comment line that follows it, if any (where the tour says what
+    comes back)."""
     section = README.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
-    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    block = section.split("```sh\n")[1 + block_number].split("```", 1)[0]
     commands: list[tuple[str, str]] = []
     pending = ""
     for line in block.splitlines():
@@ -64,9 +65,13 @@ def shell(web, tmp_path):
     return tmp_path, env
 
 
-def test_the_curl_tour_answers_as_it_says(shell):
-    commands = tour("A tour in curl")
-    assert len(commands) >= 12
+@pytest.mark.parametrize(("title", "least", "refusal"), [
+    ("A tour in curl", 12, "not-your-turn"),
+    ("Recording a game at a real table", 8, "card-not-in-game"),
+])
+def test_the_curl_tours_answer_as_they_say(shell, title, least, refusal):
+    commands = tour(title)
+    assert len(commands) >= least
     # Each answer's status goes to stderr, after its body; `API=` is the suite's service.
     prelude = (f"curl() {{ command curl -w '%{{stderr}}{STATUS} %{{http_code}}\\n' \"$@\"; }}")
     said = run([prelude, *(c for c, _ in commands if not c.startswith("API="))], *shell)
@@ -78,15 +83,16 @@ def test_the_curl_tour_answers_as_it_says(shell):
                                             [c for c in commands if c[0].startswith("curl")],
                                             strict=True):
         assert status == wanted if wanted else 200 <= status < 300, (command, status, said)
-    assert '"code":"not-your-turn"' in said.replace(" ", "")
+    assert f'"code":"{refusal}"' in said.replace(" ", "")
 
 
-@pytest.mark.parametrize(("title", "rejection"), [
-    ("A tour on the command line", "Rejected: it is seat 0's turn"),
-    ("Table actions on the command line", "(claim-too-early)."),
+@pytest.mark.parametrize(("title", "block_number", "rejection"), [
+    ("A tour on the command line", 0, "Rejected: it is seat 0's turn"),
+    ("Table actions on the command line", 0, "(claim-too-early)."),
+    ("Recording a game at a real table", 1, "(card-not-in-game)."),
 ])
-def test_the_command_line_tours_exit_as_they_say(shell, title, rejection):
-    commands = tour(title)
+def test_the_command_line_tours_exit_as_they_say(shell, title, block_number, rejection):
+    commands = tour(title, block_number)
     python = sys.executable
     prelude = f'tablelog() {{ "{python}" -m cli "$@"; }}'
     lines = [prelude]
