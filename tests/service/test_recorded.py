@@ -137,6 +137,10 @@ def test_a_seeded_game_entered_at_the_table_scores_the_same_and_verifies(client,
     assert document["entries"][-1]["deal"] == "recorded"
     verified = client.post("/v1/replays/verify", json=document).json
     assert verified["ok"] and verified["replay_ok"] and verified["seed_ok"] is None, verified
+    stepped = client.post("/v1/replays/views?from=1&to=3", json=document)
+    assert stepped.status_code == 200, stepped.json
+    needed = [step["state"]["setup_needed"] for step in stepped.json["steps"]]
+    assert needed[0] and not needed[-1]
     audit = client.post(game.url("/audit?wait=10"), json={"claimed": {"0": 1}}).json
     assert audit["ok"] and audit["claims"][0]["recomputed"] == want["players"][0]["total"]
 
