@@ -220,6 +220,7 @@ def _listed(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
         "status": meta["status"],
         "version": int(meta["version"]),
         "seed_commitment": meta["seed_commitment"],
+        "deal": meta.get("deal", SEEDED),
         "created_at": meta["created_at"],
     }
 
