@@ -193,3 +193,15 @@ def test_a_recorded_game_from_elsewhere_is_imported_once_it_verifies(importing):
                                       entries[-1]]}
     refused = put(importing, {**forged, "id": "recorded-forged"})
     assert refused.status_code == 422
+
+
+def test_a_table_takeback_to_before_the_setup_lets_the_table_name_it_again(client):
+    game = recorded(client)
+    setup(client, game)
+    back = table(client, game, {"type": "takeback", "to": 1})
+    assert back.status_code == 201, back.json
+    state = client.get(game.url("/state"), headers=game.table).json["state"]
+    assert state["setup_needed"] and state["collected"] == [{}, {}, {}]
+    again = setup(client, game, ["yellow", "blue", "grey"])
+    assert again.status_code == 201, again.json
+

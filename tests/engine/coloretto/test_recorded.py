@@ -310,3 +310,17 @@ def test_every_recorded_state_survives_the_codec_and_the_projections_json():
         encoded = codec.encode(game.encode(state))
         assert orjson.loads(orjson.dumps(game.encode(state))) == encoded
         assert game.decode(encoded) == state
+
+
+def test_the_table_sets_up_a_game_whose_table_keeps_a_turn_clock():
+    game = GAMES["coloretto"]
+    table = Table(4, game.options(4, {"turn_limit_s": 60}), "", recorded=True)
+    dealt = game.started(game.deal(table), "2026-12-01T10:00:00.000Z")
+    assert dealt.side.clock is not None
+    setup = {"type": "setup", "starting_cards": START4}
+    out = game.judge(dealt, {"seat": TABLE, "move": setup, "seq": 2,
+                             "at": "2026-12-01T10:00:05.000Z"})
+    assert out.facts == (DealStarted(1, tuple(START4), 0),)
+    assert out.state.side.clock == dealt.side.clock and not game.view(out.state,
+                                                                      0)["setup_needed"]
+    refusal(lambda: game.judge(dealt, {"seat": 0, "move": setup, "seq": 2}), "setup-by-table")
