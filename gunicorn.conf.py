@@ -9,14 +9,17 @@ as every other refusal of the API.
 
 The workers are gevent's: a request waiting for its verdict (`wait`) or following a live game
 holds a greenlet, not a thread, so a process serves as many waiting clients as it has
-connections (the Procfile's `--worker-connections`), and the wake-ups of many waits are taken
-in one pass of the event loop instead of each waking a thread of its own that then fights the
-others for the GIL. Measured with 32 clients (docs/design.md, "Where a verdict's time goes"):
-the web's CPU a verdict 0.87-0.92 ms with gthread's 2 x 16 threads, 0.67-0.70 ms with gevent.
+connections (the Procfile's `--worker-connections`, 10,000: a greenlet and a socket each), and
+the wake-ups of many waits are taken in one pass of the event loop instead of each waking a
+thread of its own that then fights the others for the GIL. Measured with 32 clients
+(docs/design.md, "Where a verdict's time goes"): the web's CPU a verdict 0.87-0.92 ms with
+gthread's 2 x 16 threads, 0.67-0.70 ms with gevent.
 They are gevent's bounded against slow and greedy clients (`service.server.WebProcess`): a body
 has 10 s and a minimum rate to arrive (408), and one address at most 100 connections open to a
-process (429), both set from the environment (TABLELOG_BODY_SECONDS, TABLELOG_BODY_RATE,
-TABLELOG_CONNECTIONS_PER_ADDRESS).
+process (429), and follow streams at most a share of a process's connections (503
+`followers-full` past it, the rest kept for every other request), all set from the environment
+(TABLELOG_BODY_SECONDS, TABLELOG_BODY_RATE, TABLELOG_CONNECTIONS_PER_ADDRESS,
+TABLELOG_FOLLOWERS_SHARE).
 """
 
 # Patched before anything below imports the app's modules (ssl and threading among them):
@@ -31,6 +34,11 @@ from service.problems import code_of  # noqa: E402
 from service.server import refusal  # noqa: E402
 
 worker_class = "service.server.WebProcess"
+
+# Connections the kernel queues for the processes to accept (capped by net.core.somaxconn,
+# 4096 on Linux since 5.4): a crowd of spectators connecting at once arrives faster than two
+# processes accept, and past the queue a connection waits a second for its SYN to be sent again.
+backlog = 4096
 
 # gunicorn's own defaults, written down because the README promises them.
 limit_request_line = 4094

@@ -1,4 +1,5 @@
-"""The CPU time the service's processes spend, read from /proc: where a verdict's cost goes.
+"""The CPU time the service's processes spend, read from /proc: where a verdict's cost goes;
+and the memory they hold.
 
 A process counts with its descendants (gunicorn's workers under its master), so each of the
 stack's roles is one figure: the web, the judging workers, Redis.
@@ -18,6 +19,23 @@ def seconds(roles: Mapping[str, Sequence[int]]) -> dict[str, float]:
     parents, spent = _processes()
     return {role: sum(spent.get(p, 0.0) for p in _with_descendants(pids, parents))
             for role, pids in roles.items()}
+
+
+def resident(roles: Mapping[str, Sequence[int]]) -> dict[str, int]:
+    """Each role's resident memory in bytes: its processes' and their descendants'."""
+    parents, _ = _processes()
+    held = {}
+    for role, pids in roles.items():
+        held[role] = 0
+        for pid in _with_descendants(pids, parents):
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:  # it ended meanwhile
+                continue
+            kilobytes = next((line.split()[1] for line in status.splitlines()
+                              if line.startswith("VmRSS:")), "0")
+            held[role] += int(kilobytes) * 1024
+    return held
 
 
 def _processes() -> tuple[dict[int, int], dict[int, float]]:

@@ -2,26 +2,34 @@
 
     .venv/bin/python -m bench.followers [--big 5000] [--games 20] [--each 100] [--moves 60]
 
-It starts its own redis-server and the Procfile's web (gunicorn gevent, two processes, each
-taking up to `--connections`) and workers (`bench.stack`), then:
+It starts its own redis-server and the Procfile's web (gunicorn gevent, with the Procfile's
+settings: `WEB_CONCURRENCY` processes of `WEB_CONNECTIONS` connections, of which follow streams
+hold at most `TABLELOG_FOLLOWERS_SHARE`; `--connections` sets another) and workers
+(`bench.stack`), then:
 1. a player posts `--moves` moves, one every `--pace` s (`wait=5`), to a game nobody follows
    and to the game the crowd will follow, while another client plays the other games: the
    player's verdicts' p50 and p99 without followers;
 2. `--big` followers of that game and `--each` of `--games` other games connect
    (`events?follow=1`, server-sent events, as a page's EventSource) from one asyncio process,
-   spread over addresses 127.0.0.2 on;
+   spread over `--addresses` addresses, 127.0.0.2 on: how many were connected, how many
+   refused 503 `followers-full`, and how long each waited for its answer;
 3. the player posts again, to the same two games, while another client plays the other
    games: the verdicts' p50 and p99 with followers, and how long each new entry took to reach
    each follower (the time a line arrived less the entry's `at`, both this machine's clock:
    the time this process read it, and the time its socket received it);
-4. how many followers were connected and got every entry, and Redis's connected clients.
-It prints figures and fails on nothing: the machine's load moves every absolute figure.
+4. how many followers were connected and got every entry, Redis's connected clients, and the
+   web's memory a follower.
+Throughout, `/healthz` is asked every `--probe` s on a connection of its own, opened afresh
+from 127.0.0.1 each time (as a load balancer's health check): its p50 and p99 without and with
+the followers (from the moment they start connecting). It prints figures and fails on nothing:
+the machine's load moves every absolute figure.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import multiprocessing
 import os
 import socket
@@ -34,10 +42,12 @@ import redis
 
 from bench import cpu, plays, stack
 from bench.client import Client
+from schemas.api import FOLLOWERS_SHARE
 
+# Raised from its 25 s, so that no stream ends (and reconnects) while it is measured.
 _FOLLOWED_S = 600
-# The followers' addresses (127.0.0.2 and on): 50 an address for the 7,000 of the default run.
-_ADDRESSES = 140
+# A /healthz probe that got no answer in this long counts as this long.
+_PROBE_TIMEOUT_S = 10
 
 
 class Followers:
@@ -49,10 +59,12 @@ class Followers:
     time the kernel received the bytes (SO_TIMESTAMPNS), which this process's own delays (its
     share of the cores, its other followers' reads) do not move."""
 
-    def __init__(self, base_port: int):
-        self.port = base_port
+    def __init__(self, base_port: int, addresses: int):
+        self.port, self.addresses = base_port, addresses
         self.connected = 0
+        self.refused = 0  # 503 followers-full
         self.failed = 0
+        self.answered_in: list[float] = []  # s from each one's connect to its answer
         self.streams: dict[int, _Follower] = {}  # follower index -> its stream
         self.connecting: list[asyncio.Future] = []
         # Those answered before the measure began: the others are still catching up, whose
@@ -66,17 +78,18 @@ class Followers:
         sock = socket.socket()
         sock.setblocking(False)
         sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+        began = time.monotonic()
         try:
             # Spread over addresses, as spectators are: one address may hold only so many
             # connections to a web process (TABLELOG_CONNECTIONS_PER_ADDRESS).
-            sock.bind((f"127.0.0.{2 + index % _ADDRESSES}", 0))
+            sock.bind((f"127.0.0.{2 + index % self.addresses}", 0))
             await loop.sock_connect(sock, ("127.0.0.1", self.port))
             await loop.sock_sendall(sock, request)
         except OSError:
             self.failed += 1
             sock.close()
             return
-        stream = self.streams[index] = _Follower(self, sock)
+        stream = self.streams[index] = _Follower(self, sock, began)
         loop.add_reader(sock, stream.readable)
 
     def clear(self) -> None:
@@ -112,11 +125,12 @@ _Read = tuple[float, float, bytes]  # read at, received at, what
 class _Follower:
     """One follow stream: each read, and the time it returned and its bytes were received."""
 
-    def __init__(self, crowd: Followers, sock: socket.socket):
-        self.crowd, self.sock = crowd, sock
+    def __init__(self, crowd: Followers, sock: socket.socket, began: float):
+        self.crowd, self.sock, self.began = crowd, sock, began
         self.reads: list[_Read] = []
         self.earlier: set[int] = set()  # the seqs it got before the measure
         self.answered = False
+        self.refusal: bytes | None = None  # what a follower not answered 200 was sent
 
     def readable(self) -> None:
         try:
@@ -127,6 +141,11 @@ class _Follower:
             data = b""
         if not data:
             asyncio.get_running_loop().remove_reader(self.sock)
+            if self.refusal is not None:  # the server closes a refused connection: all read
+                refused = self.refusal.startswith(b"HTTP/1.1 503 ") and b"followers-full" in (
+                    self.refusal)
+                self.crowd.refused += refused
+                self.crowd.failed += not refused
             return
         read_at = received = time.time()
         for level, kind, value in ancillary:
@@ -135,11 +154,15 @@ class _Follower:
                 received = seconds + nanoseconds / 1e9
         if not self.answered:
             self.answered = True
-            if not data.startswith(b"HTTP/1.1 200 "):
-                self.crowd.failed += 1
-                asyncio.get_running_loop().remove_reader(self.sock)
-                return
-            self.crowd.connected += 1
+            self.crowd.answered_in.append(time.monotonic() - self.began)
+            if data.startswith(b"HTTP/1.1 200 "):
+                self.crowd.connected += 1
+            else:
+                self.refusal = b""
+        if self.refusal is not None:
+            # Read to its end: gunicorn sends an answer's head and its body apart.
+            self.refusal += data
+            return
         self.reads.append((read_at, received, data))
 
     def clear(self) -> None:
@@ -198,14 +221,61 @@ def _played(base: str, tracks: list[plays.Track], start: int, moves: int, pace: 
     return proc
 
 
+def _probe(port: int, every: float, stop, out: multiprocessing.Queue) -> None:
+    """Ask /healthz every `every` s on a fresh connection, until `stop` is set: each one's ms
+    (a timeout or a refused connection as `_PROBE_TIMEOUT_S`), and how many failed."""
+    took, failed = [], 0
+    while not stop.is_set():
+        began = time.perf_counter()
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=_PROBE_TIMEOUT_S)
+        try:
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status != 200:
+                failed += 1
+            took.append((time.perf_counter() - began) * 1000)
+        except OSError:
+            failed += 1
+            took.append(_PROBE_TIMEOUT_S * 1000)
+        finally:
+            conn.close()
+        stop.wait(every)
+    out.put((took, failed))
+
+
+class _Probing:
+    """`_probe` in a process of its own while the block runs; `took` and `failed` after."""
+
+    def __init__(self, port: int, every: float):
+        self.stop, self.out = multiprocessing.Event(), multiprocessing.Queue()
+        self.proc = multiprocessing.Process(target=_probe,
+                                            args=(port, every, self.stop, self.out))
+        self.took: list[float] = []
+        self.failed = 0
+
+    def __enter__(self) -> _Probing:
+        self.proc.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.took, self.failed = self.out.get()
+        self.proc.join()
+
+    def __str__(self) -> str:
+        return f"{_spread(self.took)}, {self.failed} failed" if self.took else "none asked"
+
+
 def _spread(ms: list[float]) -> str:
+    if not ms:
+        return "none"
     ms = sorted(ms)
     return (f"p50 {statistics.median(ms):7.1f} ms   p99 {ms[int(len(ms) * 0.99)]:7.1f} ms"
             f"   max {ms[-1]:7.1f} ms   ({len(ms)})")
 
 
-async def _crowd(port: int, followed: list[tuple[str, int, int]]) -> Followers:
-    crowd = Followers(port)
+async def _crowd(port: int, addresses: int, followed: list[tuple[str, int, int]]
+                 ) -> Followers:
+    crowd = Followers(port, addresses)
     index = 0
     for game_id, after, count in followed:
         for _ in range(count):
@@ -217,28 +287,37 @@ async def _crowd(port: int, followed: list[tuple[str, int, int]]) -> Followers:
 
 
 async def _measured(args, s: stack.Stack, player: list[plays.Track],
-                    others: list[plays.Track]) -> None:
+                    others: list[plays.Track], without: list[float]) -> None:
     port = int(s.service.rsplit(":", 1)[1])
     http = Client(s.service)
     followed = [(t.game_id, http.get(f"/v1/games/{t.game_id}")["version"], count)
                 for t, count in ((player[1], args.big), *((t, args.each) for t in others))]
-    began = time.monotonic()
-    crowd = await _crowd(port, followed)
-    total = args.big + args.each * len(others)
-    while crowd.connected + crowd.failed < total and time.monotonic() - began < 120:
-        await asyncio.sleep(0.2)
-    print(f"followers: {crowd.connected} of {total} connected in "
-          f"{time.monotonic() - began:.1f} s ({crowd.failed} refused)")
-    clients = redis.Redis.from_url(s.redis_url).info("clients")["connected_clients"]
-    print(f"  Redis connected clients with every follower waiting: {clients}")
-    await asyncio.sleep(1)
-    crowd.clear()
-    spent_before, own_before = cpu.seconds(s.roles), time.process_time()
-    playing = _played(s.service, player, args.moves, args.moves, args.pace)
-    background = _played(s.service, others, args.moves, args.moves, _background_pace(args))
-    while playing.is_alive() or background.is_alive():
-        await asyncio.sleep(0.2)
-    await asyncio.sleep(1)
+    memory_before = cpu.resident(s.roles)["web"]
+    with _Probing(port, args.probe) as probed:
+        began = time.monotonic()
+        crowd = await _crowd(port, args.addresses, followed)
+        total = args.big + args.each * len(others)
+        while (crowd.connected + crowd.refused + crowd.failed < total
+               and time.monotonic() - began < 120):
+            await asyncio.sleep(0.2)
+        print(f"followers: {crowd.connected} of {total} connected, {crowd.refused} refused 503"
+              f" followers-full, {crowd.failed} failed or unanswered, in"
+              f" {time.monotonic() - began:.1f} s, from {args.addresses} addresses")
+        print(f"  each answered after its connect began: "
+              f"{_spread([x * 1000 for x in crowd.answered_in])}")
+        clients = redis.Redis.from_url(s.redis_url).info("clients")["connected_clients"]
+        print(f"  Redis connected clients with every follower waiting: {clients}")
+        grown = cpu.resident(s.roles)["web"] - memory_before
+        print(f"  the web's resident memory grew {grown / 2**20:.1f} MB:"
+              f" {grown / max(crowd.connected, 1) / 1024:.1f} KB a follower connected")
+        await asyncio.sleep(1)
+        crowd.clear()
+        spent_before, own_before = cpu.seconds(s.roles), time.process_time()
+        playing = _played(s.service, player, args.moves, args.moves, args.pace)
+        background = _played(s.service, others, args.moves, args.moves, _background_pace(args))
+        while playing.is_alive() or background.is_alive():
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1)
     spent = {role: t - spent_before[role] for role, t in cpu.seconds(s.roles).items()}
     own = time.process_time() - own_before
     with_followers = playing.out.get()  # type: ignore[attr-defined]
@@ -246,6 +325,7 @@ async def _measured(args, s: stack.Stack, player: list[plays.Track],
     crowd.close()
     latencies = crowd.latencies(received=False)
     delivered = sum(len(stream.lines()) for stream in crowd.streams.values())
+    print(f"/healthz with followers (from their connecting on): {probed}")
     print(f"a player's verdicts with followers:     {_spread(with_followers)}")
     print(f"  on the game nobody follows:            {_spread(with_followers[::2])}")
     print(f"  on the game {args.big} follow:          {_spread(with_followers[1::2])}")
@@ -266,6 +346,12 @@ async def _measured(args, s: stack.Stack, player: list[plays.Track],
     print("CPU seconds meanwhile: " + ", ".join(f"{role} {t:.1f}" for role, t in spent.items())
           + f", the followers' client {own:.1f}; the web's a thousand entries delivered: "
           f"{spent['web'] / max(delivered, 1) * 1000:.3f} s")
+    print(f"a player's verdict p99 with followers / without: "
+          f"{_p99(with_followers) / _p99(without):.2f}x")
+
+
+def _p99(ms: list[float]) -> float:
+    return sorted(ms)[int(len(ms) * 0.99)]
 
 
 def _background_pace(args) -> float:
@@ -280,24 +366,47 @@ def main() -> None:
     parser.add_argument("--each", type=int, default=100)
     parser.add_argument("--moves", type=int, default=60)
     parser.add_argument("--pace", type=float, default=0.25)
-    parser.add_argument("--connections", type=int, default=5000)
+    parser.add_argument("--addresses", type=int, default=250)
+    parser.add_argument("--probe", type=float, default=0.1, help="s between /healthz probes")
+    parser.add_argument("--connections", type=int, default=None,
+                        help="WEB_CONNECTIONS (default: the Procfile's)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    os.environ["WEB_CONNECTIONS"] = str(args.connections)
+    if args.connections is not None:
+        os.environ["WEB_CONNECTIONS"] = str(args.connections)
     os.environ["TABLELOG_FOLLOW_SECONDS"] = str(_FOLLOWED_S)
+    print(_settings())
     with stack.running(args.workers, None, None) as s:
         player = plays.prepare(s.service, "coloretto", 4, 2, "player")
         others = plays.prepare(s.service, "coloretto", 4, args.games, "others")
-        alone = _played(s.service, player, 0, args.moves, args.pace)
-        background = _played(s.service, others, 0, args.moves, _background_pace(args))
-        took = alone.out.get()
+        with _Probing(int(s.service.rsplit(":", 1)[1]), args.probe) as probed:
+            alone = _played(s.service, player, 0, args.moves, args.pace)
+            background = _played(s.service, others, 0, args.moves, _background_pace(args))
+            took = alone.out.get()
+            background.out.get()
+            alone.join()
+            background.join()
+        print(f"/healthz without followers: {probed}")
         print(f"a player's verdicts without followers:  {_spread(took)}")
         print(f"  on the game nobody will follow:        {_spread(took[::2])}")
         print(f"  on the game {args.big} will follow:     {_spread(took[1::2])}")
-        background.out.get()
-        alone.join()
-        background.join()
-        asyncio.run(_measured(args, s, player, others))
+        asyncio.run(_measured(args, s, player, others, took))
+
+
+def _settings() -> str:
+    """The web's settings as this run has them: the Procfile's, but for what is set here."""
+    web = stack.procfile()["web"]
+    defaults = dict(part.removeprefix("${").rstrip("}").split(":-") for part in web.split()
+                    if part.startswith("${") and ":-" in part)
+    given = {name: os.environ.get(name, default) for name, default in defaults.items()
+             if name != "PORT"}
+    given["TABLELOG_FOLLOWERS_SHARE"] = os.environ.get("TABLELOG_FOLLOWERS_SHARE",
+                                                       str(FOLLOWERS_SHARE))
+    changed = [f"{name}={os.environ[name]}" for name in given if name in os.environ]
+    said = f"set here: {', '.join(changed)}" if changed else "all the Procfile's defaults"
+    return (f"the Procfile's web: {', '.join(f'{n}={v}' for n, v in given.items())} ({said});"
+            f" raised by this benchmark: TABLELOG_FOLLOW_SECONDS={_FOLLOWED_S} (no stream"
+            " reconnects while measured) and every rate limit out of reach (bench.stack)")
 
 
 if __name__ == "__main__":

@@ -91,13 +91,18 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.option("--receipt", "receipts", multiple=True, type=_FILE,
               help="A receipt the server gave (or a file of them, as `tablelog` keeps them):"
                    " the replay must extend it, with the same hash at its entry (repeatable).")
+@click.option("--strict", is_flag=True,
+              help="Exit code 1 also when the server's signed head could not be checked (no"
+                   " keys, or no head in the replay).")
 @json_option
 def verify(file: Path, keys: Path | None, url: str | None, receipts: tuple[Path, ...],
-           as_json: bool) -> None:
+           strict: bool, as_json: bool) -> None:
     """Verify a replay document offline: the hash chain, the seed against its commitment,
     every verdict and the score re-judged by the engine installed here, every signed move
     against its seat's key; with the server's keys, the head it signed and every receipt
-    given. Exit code 1 when it does not verify, naming the first entry that breaks."""
+    given. Exit code 1 when it does not verify, naming the first entry that breaks; says so
+    when the head went unchecked (a log rewritten and hashed again is found by it alone),
+    and with --strict exits 1 then too."""
     document = _document(file)
     published = _keys(keys, url)
     if receipts and published is None:
@@ -117,3 +122,20 @@ def verify(file: Path, keys: Path | None, url: str | None, receipts: tuple[Path,
     emit(as_json, report, lambda console: print_report(console, report))
     if failures(report):
         raise click.exceptions.Exit(FAILED)
+    unchecked = _unchecked_head(document, published)
+    if unchecked:
+        # Beside the report: on stderr under --json, whose stdout is the report alone.
+        click.echo(unchecked, err=as_json)
+        if strict:
+            raise click.exceptions.Exit(FAILED)
+
+
+def _unchecked_head(document: dict[str, Any], published: list[dict[str, Any]] | None
+                    ) -> str | None:
+    """Why the server's signed head was not checked, if it was not: without it a log
+    rewritten from any entry and hashed again verifies as well as the one played."""
+    if published is None:
+        return "head not checked: no keys; give --keys or --url"
+    if document.get("head") is None:
+        return "head not checked: the replay carries no head signed by the server"
+    return None

@@ -12,10 +12,11 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.client import FAILED, Client, Failure
+from cli.sentences import cited
 from cli.session import Session, with_session
 from cli.table_side import duration
 from cli.titles import specs
-from cli.viewing import at_option, seat_option
+from cli.viewing import at_option, entries, seat_option
 
 # How long `audit` waits for a worker's report before saying it is still running.
 _AUDIT_PATIENCE_S = 120
@@ -26,16 +27,56 @@ def _events(seqs: Sequence[int]) -> str:
     return ", ".join(map(str, seqs)) or "-"
 
 
-def components(found: Sequence[Mapping[str, Any]], title: str | None = None) -> Table:
-    """Each component: its round, what it is, its points and the entries that earned it."""
-    table = Table("round", "component", "points", "entries", title=title, title_justify="left")
+class Lines:
+    """The log as `tablelog log` shows it, to cite a component's entries by: a submission by
+    its verdict's line, each line with what it brought (`engine.sentences.cited`)."""
+
+    def __init__(self, found: Sequence[Mapping[str, Any]], players: Sequence[str],
+                 spec: Mapping[str, Any] | None):
+        self.by_seq = {e["seq"]: e for e in found}
+        self.players, self.spec = list(players), spec
+
+    def __call__(self, component: Mapping[str, Any], seat: int) -> list[tuple[int, str]]:
+        return cited(component, seat, self.by_seq, self.players, self.spec)
+
+
+def components(found: Sequence[Mapping[str, Any]], title: str | None = None,
+               lines: Lines | None = None, seat: int = 0) -> Table:
+    """Each component: its round, what it is, its points and what earned it: the lines of the
+    log (given the log), else the entries."""
+    table = Table("round", "component", "points", "log lines" if lines else "entries",
+                  title=title, title_justify="left")
     for c in found:
+        earned = [line for line, _ in lines(c, seat)] if lines else c.get("events") or []
         table.add_row(str(c.get("round", "")), f"{c['label']}: {c['detail']}",
-                      str(c["points"]), _events(c.get("events") or []))
+                      str(c["points"]), _events(earned))
     return table
 
 
-def breakdown(console: Console, score: Mapping[str, Any], lowest_wins: bool) -> None:
+def brought(console: Console, found: Sequence[Mapping[str, Any]], lines: Lines,
+            seat: int) -> None:
+    """What each line a component cites brought it, a component a line (not wrapped, so that
+    each reads as the log says it)."""
+    for c in found:
+        said = " · ".join(f"{line} {what}" for line, what in lines(c, seat))
+        console.print(f"  {c['label']}: {said or '-'}", soft_wrap=True)
+
+
+def rules(console: Console, players: Sequence[Mapping[str, Any]]) -> None:
+    """The rule of each kind of component, once: the labels it scores, and its sentence."""
+    labels: dict[str, list[str]] = {}
+    for player in players:
+        for c in player["components"]:
+            if c.get("rule") and c["label"] not in labels.setdefault(c["rule"], []):
+                labels[c["rule"]].append(c["label"])
+    if labels:
+        console.print("How each component scores:")
+    for rule, named in labels.items():
+        console.print(f"  {', '.join(named)}: {rule}", soft_wrap=True)
+
+
+def breakdown(console: Console, score: Mapping[str, Any], lowest_wins: bool,
+              lines: Lines | None = None) -> None:
     kind = "final" if score["final"] else "provisional"
     # An abandoned game's score is provisional for good: never final.
     heading = "Score of an abandoned game, not final," if score.get("abandoned") else (
@@ -43,7 +84,12 @@ def breakdown(console: Console, score: Mapping[str, Any], lowest_wins: bool) -> 
     wins = "lowest" if lowest_wins else "highest"
     console.print(f"{heading} over {score['rounds']} round(s); the {wins} total wins:")
     for player in score["players"]:
-        console.print(components(player["components"], _standing(player)))
+        console.print(components(player["components"], _standing(player), lines,
+                                 player["seat"]))
+        if lines:
+            console.print("what each line brought:")
+            brought(console, player["components"], lines, player["seat"])
+    rules(console, score["players"])
 
 
 def _standing(player: Mapping[str, Any]) -> str:
@@ -64,12 +110,18 @@ def _standing(player: Mapping[str, Any]) -> str:
 @seat_option
 @with_session
 def score(session: Session, game: str, at: int | None, seat: int | None) -> None:
-    """The score breakdown of GAME per seat, with the log entries behind each component."""
+    """The score breakdown of GAME per seat: each component with the lines of the log behind
+    it (numbered as `tablelog log` numbers them) and what each brought, and the rules."""
     client = session.client(game, seat)
     found = client.get(f"/v1/games/{game}/score", **({"at": at} if at else {}))
-    title = client.get(f"/v1/games/{game}")["game"]
-    lowest_wins = specs(client)[title]["lowest_wins"]
-    session.emit(found, lambda console: breakdown(console, found, lowest_wins))
+
+    def draw(console: Console) -> None:
+        summary = client.get(f"/v1/games/{game}")
+        spec = specs(client)[summary["game"]]
+        lines = Lines(list(entries(client, game, 0)), summary["players"], spec)
+        breakdown(console, found, spec["lowest_wins"], lines)
+
+    session.emit(found, draw)
 
 
 def _verdict(value: bool | None) -> str:
@@ -90,7 +142,10 @@ def failures(report: Mapping[str, Any]) -> str | None:
     if not mismatches:
         return "It does not verify."
     first = min(mismatches, key=lambda m: m["seq"])
-    return f"It does not verify: entry {first['seq']} breaks ({first['what']})."
+    # A stored score says whose total and both values, as the report's line for it does.
+    why = f"{first['what']}: {first['detail']}" if first["what"] == "stored score" and first.get(
+        "detail") else first["what"]
+    return f"It does not verify: entry {first['seq']} breaks ({why})."
 
 
 def print_report(console: Console, report: Mapping[str, Any]) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.sentences import Entry, fact, folded, label, sentence
+from engine.sentences import Entry, cited, fact, folded, label, sentence
 
-__all__ = ["Narrator", "fact", "folded", "label", "taken_back"]
+__all__ = ["Narrator", "cited", "fact", "folded", "label", "taken_back"]
 
 
 class Narrator:

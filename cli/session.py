@@ -46,6 +46,12 @@ class Session:
             raise Failure(tokens.no_seat(game, seat))
         client = Client(self.url, token)
         click.get_current_context().call_on_close(client.close)
+        if seat is not None and self.token and game:
+            # A token given names no seat: --seat must be one of the game's all the same,
+            # or the table's token would answer for a seat that does not exist.
+            seats = len(client.get(f"/v1/games/{game}")["players"])
+            if seat >= seats:
+                raise Failure(tokens.not_a_seat(game, seat, seats))
         return client
 
     def emit(self, data: Any, draw: Callable[[Console], None]) -> None:

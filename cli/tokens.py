@@ -98,6 +98,11 @@ def keep_receipt(game: str, receipt: dict[str, Any]) -> None:
     _private(target, [*kept, receipt])
 
 
+def not_a_seat(game: str | None, seat: int, seats: int) -> str:
+    """That `game`, of `seats` seats, has no seat `seat`, as one sentence."""
+    return f"Game {game} has no seat {seat}: its seats are 0 to {seats - 1}."
+
+
 def no_seat(game: str | None, seat: int) -> str:
     """Why no token of `seat` is kept for `game`, as one sentence."""
     try:
@@ -105,7 +110,7 @@ def no_seat(game: str | None, seat: int) -> str:
     except (OSError, ValueError):
         seats = 0
     if seats:
-        return f"Game {game} has no seat {seat}: its seats are 0 to {seats - 1}."
+        return not_a_seat(game, seat, seats)
     return (f"No token of seat {seat} is kept here (`tablelog new` keeps those of the games it"
             f" creates): give it with --token or TABLELOG_TOKEN.")
 

@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 
 from engine import codec, log, signatures
 from engine.recorded import is_recorded
+from engine.scoring import explained
+from engine.spec import rule_of
 from engine.visibility import is_redacted
 
 PROGRESS_EVERY = 200
@@ -84,10 +86,10 @@ def rebuilt(
     if stored:
         _compare_stored(game, created, stored, then, score if then is state else None,
                         mismatches)
-    claims = _claims(score, claimed or {})
+    claims = _claims(score, claimed or {}, game.spec.scoring)
     replay_ok = not any(m["what"] not in _NOT_REPLAYED for m in mismatches)
     return _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted,
-                   score.to_json(created["players"])), state
+                   explained(score.to_json(created["players"]), game.spec)), state
 
 
 def _chain(entries, mismatches) -> tuple[bool | None, list[int]]:
@@ -182,11 +184,39 @@ def _compare_stored(game, created, stored, state, score, mismatches) -> None:
         mismatches.append({"seq": at, "what": "stored state"})
     if "score" in stored:
         score = game.score(state) if score is None else score
-        if not _same(stored["score"], score.to_json(created["players"])):
-            mismatches.append({"seq": at, "what": "stored score"})
+        recomputed = score.to_json(created["players"])
+        if not _same(stored["score"], recomputed):
+            mismatches.append(_score_mismatch(at, stored["score"], recomputed))
 
 
-def _claims(score, claimed: Mapping[str, int]) -> list[dict[str, Any]]:
+def _score_mismatch(at: int, stored: Any, recomputed: dict[str, Any]) -> dict[str, Any]:
+    """A stored score that is not the recomputed one, said as a verdict's mismatch is: both
+    sides (each seat's total, in seat order) and, in `detail`, whose total differs and how;
+    when every total agrees, whose breakdown (or which of the score's own fields) does not."""
+    players = stored.get("players") if isinstance(stored, dict) else None
+    players = [p for p in players if isinstance(p, dict)] if isinstance(players, list) else []
+    was = {p.get("seat"): p for p in players}
+    now = {p["seat"]: p for p in recomputed["players"]}
+    totals = [was.get(s, {}).get("total") for s in now]
+    name = lambda p: p.get("name") or f"seat {p['seat']}"  # noqa: E731
+    differ = [p for s, p in now.items() if was.get(s, {}).get("total") != p["total"]]
+    if differ:
+        detail = "; ".join(f"{name(p)}'s total is stored as {was.get(p['seat'], {}).get('total')},"
+                           f" recomputed {p['total']}" for p in differ)
+    elif other := [p for s, p in now.items() if not _same(was.get(s), p)]:
+        detail = (f"every total agrees, but the breakdown of {', '.join(map(name, other))}"
+                  " differs from the recomputed one")
+    else:
+        fields = sorted(k for k in {*recomputed, *(stored if isinstance(stored, dict) else {})}
+                        if k != "players" and (stored or {}).get(k) != recomputed.get(k))
+        detail = f"every seat's breakdown agrees, but its {', '.join(fields) or 'form'} differs"
+    return {"seq": at, "what": "stored score", "detail": detail,
+            "stored": totals, "recomputed": [p["total"] for p in now.values()],
+            "seats": [p["seat"] for p in differ]}
+
+
+def _claims(score, claimed: Mapping[str, int], rules: Mapping[str, str]
+            ) -> list[dict[str, Any]]:
     out = []
     for seat_text, total in sorted(claimed.items(), key=lambda kv: int(kv[0])):
         seat = score.seats[int(seat_text)]
@@ -195,7 +225,8 @@ def _claims(score, claimed: Mapping[str, int]) -> list[dict[str, Any]]:
             "claimed": total,
             "recomputed": seat.total,
             "difference": total - seat.total,
-            "components": [c.to_json() for c in seat.components],
+            "components": [{**c.to_json(), "rule": rule_of(rules, c.label)}
+                           for c in seat.components],
         })
     return out
 

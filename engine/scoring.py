@@ -2,7 +2,9 @@
 
 Every point lives in exactly one `Component`; a seat's total is the sum of its components;
 `events` names the log entries that produced the points, so a dispute can be settled by
-pointing at the log.
+pointing at the log. What a breakdown answers adds to each component the rule that scores it,
+from the title's spec (`explained`); the breakdown stored, kept and compared by audits is
+`Score.to_json`'s alone.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.frozen import frozen
+from engine.spec import Spec, rule_of
 
 
 @frozen
@@ -94,3 +97,12 @@ def by_seat(seats: int, components: list[Component] | tuple[Component, ...], own
     for owner, component in zip(owners, components, strict=True):
         grouped[owner].append(component)
     return tuple(SeatScore(seat, tuple(cs)) for seat, cs in enumerate(grouped))
+
+
+def explained(breakdown: dict[str, Any], spec: Spec) -> dict[str, Any]:
+    """`breakdown` (a `Score.to_json`) with each component's `rule`, a sentence of the spec's
+    `scoring` ("" for a component it names no rule for)."""
+    return {**breakdown, "players": [
+        {**player, "components": [{**c, "rule": rule_of(spec.scoring, c["label"])}
+                                  for c in player["components"]]}
+        for player in breakdown["players"]]}

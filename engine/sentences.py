@@ -165,3 +165,30 @@ def sentence(entry: Entry, players: Players, by_seq: Mapping[int, Entry],
             return "the game is over; its cards were dealt at the table: no seed to reveal"
         return f"the game is over; the seed is revealed: {entry['seed']}"
     return " ".join(part for part in (name, kind.replace("-", " ")) if part)
+
+
+def verdict_lines(entries: Iterable[Entry]) -> dict[int, int]:
+    """Each accepted submission among `entries` to its verdict's seq: the line the log shows it
+    on (`folded`)."""
+    return {e["of"]: e["seq"] for e in entries if e["type"] == "move-accepted"}
+
+
+def cited(component: Entry, seat: int, by_seq: Mapping[int, Entry], players: Players,
+          spec: Spec | None) -> list[tuple[int, str]]:
+    """The lines of the log a score component's `events` stand for, each with what it brings
+    the component: a submission is cited as its verdict's line, which says the card drawn or
+    played; the setup (entry 1) as what the spec's `dealt` says it deals the seat ("ann's
+    starting card: green"). `by_seq` holds the log as its reader sees it."""
+    lines = verdict_lines(by_seq.values())
+    out: dict[int, str] = {}
+    for event in component.get("events") or []:
+        line = lines.get(event, event)
+        entry = by_seq.get(line)
+        if line in out or entry is None:
+            out.setdefault(line, "")
+            continue
+        dealt = (spec or {}).get("dealt") if entry["type"] == "game-created" else None
+        said = render(dealt, {"seat": seat, "label": component["label"]}, players) if dealt \
+            else None
+        out[line] = said or sentence(entry, players, by_seq, spec)
+    return sorted(out.items())

@@ -11,7 +11,9 @@ only that a log is consistent with itself:
   registered a public key (in its game's `game-created` entry, `public_keys`, or in a
   `seat-key-registered` entry), every submission for it carries one, stored in the entry so
   the chain covers it. Nobody without the seat's private key, the server included, can make
-  a move for it (`seat_mismatches`).
+  a move that passes for the seat's own (`seat_mismatches`); the table's actions for no seat
+  (a takeback, a claimed timeout and the conceded seat's turns then played, marked
+  `conceded`) are not the seat's and carry no signature.
 
 Keys and signatures travel as base64url without padding. Keys are `cryptography`'s (made, stored
 and read by the service and the command line); signing and checking are libsodium's (PyNaCl):

@@ -94,8 +94,12 @@ class Spec:
     holds a sentence template per move type and `facts` one per fact kind; `board` says the
     game is drawn on a board served at `GET /v1/boards/{name}`; `cards` says, by card code, what
     a card face shows when its code does not say it (a Decktet card's rank and suits), so the
-    pages draw faces from the rules' own data; `recorded` says its games may be dealt at a real
-    table (`engine.recorded`), the shape of their `setup` entry being among `moves`."""
+    pages draw faces from the rules' own data. `scoring` says, by component label, the rule
+    that scores such a component, a sentence a breakdown shows beside it (`rule_of` finds it: a
+    label itself, else the longest pattern `prefix*` it starts with); `dealt` says what the
+    setup (entry 1) brings a component that cites it, a template of its `seat` and `label`;
+    `recorded` says its games may be dealt at a real table (`engine.recorded`), the shape of
+    their `setup` entry being among `moves`."""
 
     name: str
     seats: tuple[int, int]
@@ -105,6 +109,8 @@ class Spec:
     options: tuple[Option, ...] = ()
     board: bool = False
     cards: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    scoring: Mapping[str, str] = field(default_factory=dict)
+    dealt: str = ""
     recorded: bool = False
 
     @property
@@ -118,6 +124,15 @@ class Spec:
         for option in out["options"]:
             option["defaults"] = {str(n): v for n, v in option["defaults"].items()}
         return out
+
+
+def rule_of(scoring: Mapping[str, str], label: str) -> str:
+    """The sentence of `scoring` (a spec's, or its served form) for a component labelled
+    `label`: the label's own, else the longest `prefix*` pattern it starts with ("" if none)."""
+    if label in scoring:
+        return scoring[label]
+    fitting = [p for p in scoring if p.endswith("*") and label.startswith(p[:-1])]
+    return scoring[max(fitting, key=len)] if fitting else ""
 
 
 def _fields_json(fields: Mapping[str, Field]) -> dict[str, Any]:

@@ -240,7 +240,10 @@ class AtTable(Game):
         return Sitting(state.game, replace(state.side, clock=clock))
 
     def to_act(self, state: Sitting) -> tuple[int, ...]:
-        return () if state.side.abandoned is not None else self.title.to_act(state.game)
+        side = state.side
+        if side.abandoned is not None or _conceded_out(side):
+            return ()
+        return self.title.to_act(state.game)
 
     def round(self, state: Sitting) -> int:
         return self.title.round(state.game)
@@ -250,7 +253,7 @@ class AtTable(Game):
         if side is QUIET:
             return self.title.is_over(state.game)
         return (side.abandoned is not None or self.title.is_over(state.game)
-                or len(side.conceded) >= side.seats - 1)
+                or _conceded_out(side))
 
     def status(self, state: Sitting) -> str:
         if state.side.abandoned is not None:
@@ -274,7 +277,10 @@ class AtTable(Game):
         side = state.side
         if side is QUIET or side == QUIET:
             return score
-        return replace(score, final=score.final and side.abandoned is None,
+        # A game that one seat is left playing is over: its score is final (the title's own
+        # rules would have gone on).
+        final = (score.final or _conceded_out(side)) and side.abandoned is None
+        return replace(score, final=final,
                        conceded=side.conceded, abandoned=side.abandoned is not None,
                        thinking_ms=None if side.clock is None else side.clock.thinking)
 
@@ -355,7 +361,8 @@ class AtTable(Game):
                  acted: object) -> Sitting:
         """The state after an accepted submission, its clock moved on."""
         if side.clock is not None and submission.get("at"):
-            waiting = () if self.title.is_over(game) else self.title.to_act(game)
+            over = self.title.is_over(game) or _conceded_out(side)
+            waiting = () if over else self.title.to_act(game)
             waiting = [s for s in waiting if s not in side.conceded]
             side = replace(side, clock=side.clock.moved(millis(submission["at"]), acted,
                                                           waiting))
@@ -514,6 +521,11 @@ def _number(move: Mapping[str, Any], name: str) -> int:
         raise IllegalMove("malformed-move", f"a {move.get('type')} names entry {name!r} by"
                           " its number")
     return value
+
+
+def _conceded_out(side: Side) -> bool:
+    """Whether one seat at most is left playing: the game ends, finished."""
+    return side.seats > 0 and len(side.conceded) >= side.seats - 1
 
 
 def _quiet(side: Side) -> Side:

@@ -9,7 +9,7 @@ from typing import Any
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate
 
 from engine.games import GAMES
-from schemas.moves import COMPONENTS
+from schemas.moves import COMPONENTS, LARGEST_INTEGER  # noqa: F401 (read as api.LARGEST_INTEGER)
 
 # Every limit once: the validators enforce them and /openapi.json shows them.
 # A request's body, in bytes (413 past it, before it is read); a replay document may be larger.
@@ -27,6 +27,9 @@ LARGEST_REPLAY = 16 << 20
 # request's head to arrive, and a second more for every BODY_RATE bytes of it received (408
 # past that), and one address at most this many connections open to one web process (429).
 BODY_SECONDS, BODY_RATE, CONNECTIONS_PER_ADDRESS = 10, 16 << 10, 100
+# Follow streams hold at most this share of a web process's connections (503 past it); the
+# rest are kept for every other request (service.server, set from the environment).
+FOLLOWERS_SHARE = 0.8
 # A move's body is a hundred bytes or so, and what it loads to is remembered by the web
 # (service.web.read, service.handlers); one larger is loaded afresh, so that what is remembered
 # stays small whatever clients send.
@@ -44,6 +47,11 @@ LONGEST_CARD = 32
 # A log entry's number: past it the store could not count (Redis's 64-bit integers); also the
 # largest integer a JSON client reads exactly.
 HIGHEST_SEQ = 2**53 - 1
+# What a body may hold (I-JSON, RFC 7493): integers a JSON parser holds exactly
+# (`LARGEST_INTEGER`), and arrays and objects nested this deep at most, far past any body or
+# replay the API makes (a replay nests some 10 deep). Past either, 400 `invalid-json`, before
+# anything is written.
+DEEPEST_BODY = 64
 # A Last-Event-ID: a seq in at most 15 digits (below HIGHEST_SEQ).
 LAST_EVENT_ID = r"[0-9]{1,15}"
 EVENTS_PAGE = 500
@@ -414,6 +422,9 @@ class Component(Schema):
     points = fields.Integer()
     round = fields.Integer()
     events = fields.List(fields.Integer())
+    # What the score answers add (none in a replay's or an audit's breakdown, which are
+    # compared as stored): the rule that scores the component, from the title's spec.
+    rule = fields.String()
 
 
 class PlayerScore(Schema):
@@ -509,6 +520,11 @@ class Following(Schema):
 
     games = fields.Integer(metadata={"description": "games this process's requests wait on"})
     waiting = fields.Integer(metadata={"description": "requests waiting on them"})
+    streams = fields.Integer(allow_none=True, metadata={
+        "description": "follow streams this process serves (null: not counted, outside gunicorn)"})
+    most_streams = fields.Integer(allow_none=True, metadata={
+        "description": "the most it serves at once (a share of its connections,"
+                       " TABLELOG_FOLLOWERS_SHARE): past it, 503 `followers-full`"})
 
 
 class Memory(Schema):
@@ -584,6 +600,12 @@ class Title(Schema):
                        " card's rank and suits); empty when codes say it all"})
     lowest_wins = fields.Boolean(required=True,
                                  metadata={"description": "the lowest total ranks first"})
+    scoring = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "the rule of each kind of score component, a sentence, by its label or a"
+                       " `prefix*` of it (a breakdown's `rule`)"})
+    dealt = fields.String(required=True, metadata={
+        "description": "what the setup (entry 1) brings a score component that cites it, a"
+                       " template of `seat` and `label`; empty when it brings none"})
     recorded = fields.Boolean(required=True, metadata={
         "description": "its games may be recorded at a real table (`\"deal\": \"recorded\"`),"
                        " the table's `setup` entry among `moves`"})

@@ -24,10 +24,8 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
-from service import audits, games, limits, meta, moves, openapi, pages, signing, web
 from service.at_once import AtOnce
 from service.audience import Audiences
-from service.express import Express
 from service.headers import Headed
 from service.known import Known
 from store import Store
@@ -58,6 +56,12 @@ class _App(Flask):
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    # The routes are imported as the app is built, not with the package: `python -m
+    # service.signing` (make run's key) imports the package first, and would find itself
+    # imported already (runpy's RuntimeWarning).
+    from service import audits, games, limits, meta, moves, openapi, pages, signing, web
+    from service.express import Express
+
     app = _App(__name__, static_folder=None)  # the pages blueprint serves static/
     app.json = OrjsonProvider(app)
     # /healthz calls judging stalled when a move waits this long with no live worker.

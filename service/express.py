@@ -61,7 +61,7 @@ class Express:
             return self.flask(environ, start_response)
         try:
             answer = moves.submitted(self.extensions["store"], self.extensions["known"],
-                                     self.extensions["keyring"].signer, game, *taken)
+                                     self.extensions["keyring"], game, *taken)
         except Exception as refused:  # noqa: BLE001 (each is answered as the route would)
             answer = self._refusal(environ, game, refused)
         return answer(environ, start_response)

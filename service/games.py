@@ -25,7 +25,7 @@ def create(body: dict):
     Keep the seat tokens and the table token: they are shown only once. `public_keys` gives
     seats' Ed25519 keys: those seats' moves must then be signed (docs/api.md, Receipts).
     """
-    created = handlers.create_game(store(), keyring().signer, body)
+    created = handlers.create_game(store(), keyring(), body)
     return answer(created, 201, {"Location": f"/v1/games/{created['id']}", **NO_STORE})
 
 
@@ -85,7 +85,7 @@ def score(game: Seen, query: dict):
 @bp.response(200, api.ReplayDocument)
 def replay(game: Seen):
     """The replay document, as a download (redacted for the caller while the game runs)."""
-    document = handlers.replay_document(store(), keyring().signer, game)
+    document = handlers.replay_document(store(), keyring(), game)
     return answer(
         document, headers={"Content-Disposition": f'attachment; filename="tablelog-{game.id}.json"'}
     )
@@ -97,7 +97,7 @@ def replay(game: Seen):
 def head(game: Seen):
     """The server's signed receipt for the log's last entry, as every answer that appends
     carries one."""
-    return answer(handlers.head(keyring().signer, game), headers=NO_STORE)
+    return answer(handlers.head(keyring(), game), headers=NO_STORE)
 
 
 @bp.put("/<game_id>/seats/<int:seat>/key")
@@ -116,7 +116,7 @@ def register_key(game: Seen, body: dict, seat: int):
     and the table token can no longer act for it. The key is written to the log as a
     `seat-key-registered` entry, so a replay proves which key each move was checked against.
     """
-    registered = handlers.register_key(store(), keyring().signer, game, seat,
+    registered = handlers.register_key(store(), keyring(), game, seat,
                                        body["public_key"], known())
     return answer(registered, 201)
 
@@ -157,11 +157,17 @@ def import_replay(document: dict, game_id: str):
 @bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
 @bp.alt_response(200, schema=streams.SSE_EVENTS, content_type=streams.SSE, success=True)
 @bp.alt_response(406, HTTPStatus.NOT_ACCEPTABLE.name)
+@bp.alt_response(503, schema=api.Problem, content_type=PROBLEM_JSON, headers={
+    "Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}, description=(
+    "`followers-full`: the web process answering serves as many followers as it may (a share"
+    " of its connections, the rest kept for every other request); try again after"
+    " Retry-After. The connection is closed"))
 def events(game: Seen, page: dict, headers: dict):
     """The log, redacted for the caller.
 
     JSON pages (`after`, `limit`, `next`), one entry a line with
-    `Accept: application/x-ndjson`, or followed as it is written with `follow`.
+    `Accept: application/x-ndjson`, or followed as it is written with `follow` (503
+    `followers-full` when the web process serves as many followers as it may).
     """
     after = streams.resume_point(page.get("after"), headers.get("last_event_id"))
     form = request.accept_mimetypes.best
@@ -177,9 +183,8 @@ def events(game: Seen, page: dict, headers: dict):
                 f"following streams the log: accept {streams.SSE} or {streams.NDJSON}",
             )
         stream = streams.LINES if form == streams.NDJSON else streams.EVENTS
-        return stream.response(streams.following(
-            store(), current_app.extensions["audiences"], game, after,
-            current_app.config["FOLLOW_SECONDS"], streams.Client(request.environ), stream))
+        return streams.follow(store(), current_app.extensions["audiences"], game, after,
+                              current_app.config["FOLLOW_SECONDS"], request.environ, stream)
     found, following = handlers.events(store(), game, after, page["limit"])
     if form == streams.NDJSON:
         return streams.LINES.response([streams.LINES.piece(streams.batch_of(found))])

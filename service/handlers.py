@@ -21,7 +21,8 @@ from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadPlayerCount, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
 from engine.recorded import RECORDED, SEEDED
-from engine.signatures import BadKey, Signer
+from engine.scoring import explained
+from engine.signatures import BadKey
 from engine.table_actions import FOR_NONE
 from engine.visibility import redact
 from schemas import api, loader, remembered
@@ -29,6 +30,7 @@ from schemas.moves import MOVES
 from service.auth import Seen
 from service.known import Known
 from service.problems import Problem
+from service.signing import Keyring
 from store import Store
 from store.audits import AuditStatus
 from store.connection import FULL, UNREACHABLE
@@ -40,7 +42,7 @@ from workers import queue
 # -- creating and listing ---------------------------------------------------------------------
 
 
-def create_game(store: Store, signer: Signer, body: dict[str, Any]) -> dict[str, Any]:
+def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str, Any]:
     game = GAMES[body["game"]]
     players = body["players"]
     public_keys = _seat_keys(body.get("public_keys") or {}, len(players))
@@ -83,7 +85,7 @@ def create_game(store: Store, signer: Signer, body: dict[str, Any]) -> dict[str,
         "seed_commitment": created.get("seed_commitment"),
         "deal": RECORDED if recorded else SEEDED,
         "version": 1,
-        "receipt": signer.receipt(game_id, 1, entry["hash"], now()),
+        "receipt": signer.receipt(game_id, 1, entry["hash"]),
     }
 
 
@@ -237,7 +239,7 @@ LOOK_S = 0.1
 
 def submit(
     store: Store,
-    signer: Signer,
+    signer: Keyring,
     seen: Seen,
     body: dict[str, Any],
     idempotency_key: str | None,
@@ -249,8 +251,15 @@ def submit(
     the submission)."""
     meta, game, game_id = seen.meta, seen.game, seen.id
     move = _well_formed(game.name, body["move"])
-    seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]),
-                                   for_none=move["type"] in FOR_NONE)
+    try:
+        seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]),
+                                       for_none=move["type"] in FOR_NONE)
+    except Problem as refused:
+        # A token holder naming no seat, or the wrong one, on a game that is over is told it
+        # is over. One this process remembers may have ended since: asked on a refusal alone.
+        if refused.status != 401 and (seen.finished or _over_now(store, seen)):
+            _over()
+        raise
     if seen.finished:
         _over()
     entry = log.submission(seat, move, signed=_signed(seen, seat, body, move))
@@ -323,21 +332,21 @@ def _signed(seen: Seen, seat: int | str, body: dict[str, Any], move: dict[str, A
     return expected, signature
 
 
-def _receipt(store: Store, signer: Signer, game_id: str, seq: int, entry_hash: str | None
+def _receipt(store: Store, signer: Keyring, game_id: str, seq: int, entry_hash: str | None
              ) -> dict[str, Any]:
     """The server's receipt for entry `seq`, whose hash is read when not known (a
     submission answered again for its Idempotency-Key)."""
     if entry_hash is None:
         entry_hash = store.log.entries(game_id, after=seq - 1, upto=seq)[0]["hash"]
-    return signer.receipt(game_id, seq, entry_hash, now())
+    return signer.receipt(game_id, seq, entry_hash)
 
 
-def head(signer: Signer, seen: Seen) -> dict[str, Any]:
+def head(signer: Keyring, seen: Seen) -> dict[str, Any]:
     """The server's receipt for the log's last entry."""
-    return signer.receipt(seen.id, seen.meta["version"], seen.meta["hash"], now())
+    return signer.receipt(seen.id, seen.meta["version"], seen.meta["hash"])
 
 
-def register_key(store: Store, signer: Signer, seen: Seen, seat: int, public_key: str,
+def register_key(store: Store, signer: Keyring, seen: Seen, seat: int, public_key: str,
                  known: Known) -> dict[str, Any]:
     """A seat's key, registered once by the seat itself, as an entry of its game's log."""
     if seen.caller.seat != seat:
@@ -356,11 +365,13 @@ def register_key(store: Store, signer: Signer, seen: Seen, seat: int, public_key
                           meta=(("public_keys", orjson.dumps({**keys, str(seat): public_key})
                                  .decode()), ("keyed", str(meta["keyed"] + 1))))
         appended = store.log.write(writing, (meta["version"], meta["hash"]))
+        if appended.outcome == Outcome.FINISHED:  # it ended meanwhile
+            _over()
         if appended.outcome == Outcome.OK:
             replicated(store, seen.id)
             entry = store.log.entries(seen.id, after=appended.seq - 1, upto=appended.seq)[0]
             return {"seat": seat, "public_key": public_key,
-                    "receipt": signer.receipt(seen.id, entry["seq"], entry["hash"], now())}
+                    "receipt": signer.receipt(seen.id, entry["seq"], entry["hash"])}
         meta = store.games.context(seen.id, None).meta or meta  # another seat registered
     raise Problem(409, "seat-keys-changed", "seats kept registering keys meanwhile: ask again")
 
@@ -395,6 +406,11 @@ def _refused(seen: Seen, appended: Appended, expected: int | None, body_hash: st
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )
+
+
+def _over_now(store: Store, seen: Seen) -> bool:
+    """Whether the game is over now, read afresh."""
+    return store.games.context(seen.id, None).finished
 
 
 def _over() -> NoReturn:
@@ -588,11 +604,15 @@ def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
 
 
 def score(store: Store, seen: Seen, at: int | None) -> bytes:
+    """The breakdown as answered: each component with the rule that scores it (the breakdown
+    kept, and compared by audits, has none)."""
     if at is None:
-        return _current_score(store, seen)
-    _check_at(seen.meta, at)
-    _, then = _rebuilt(store, seen, at)
-    return orjson.dumps(seen.game.score(then).to_json(seen.meta["players"]))
+        breakdown = orjson.loads(_current_score(store, seen))
+    else:
+        _check_at(seen.meta, at)
+        _, then = _rebuilt(store, seen, at)
+        breakdown = seen.game.score(then).to_json(seen.meta["players"])
+    return orjson.dumps(explained(breakdown, seen.game.spec))
 
 
 def _current_score(store: Store, seen: Seen) -> bytes:
@@ -611,7 +631,7 @@ def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[
     return found, (found[-1]["seq"] if found else after)
 
 
-def replay_document(store: Store, signer: Signer, seen: Seen) -> dict[str, Any]:
+def replay_document(store: Store, signer: Keyring, seen: Seen) -> dict[str, Any]:
     meta, game, game_id, finished = seen.meta, seen.game, seen.id, seen.finished
     entries, status, last_round, score = (_ended if finished else _replayed)(store, seen)
     seed, decks = store.games.secret(game_id)
@@ -641,7 +661,7 @@ def replay_document(store: Store, signer: Signer, seen: Seen) -> dict[str, Any]:
         "score": score,
         # The server's word for the log as it gave it: anyone can check it later with the
         # published keys (engine.signatures).
-        "head": signer.receipt(game_id, entries[-1]["seq"], entries[-1]["hash"], now()),
+        "head": signer.receipt(game_id, entries[-1]["seq"], entries[-1]["hash"]),
     }
 
 

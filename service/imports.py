@@ -31,7 +31,7 @@ from store.connection import FULL, UNREACHABLE
 from store.projections import Projection
 
 # What `POST /v1/games` hands out (secrets.token_urlsafe): braces would break the hash tag.
-_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -67,7 +67,7 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
 
 def _created(game_id: str, document: dict[str, Any]) -> dict[str, Any]:
     """The `game-created` entry, which the stored game's meta is read from."""
-    if not _GAME_ID.match(game_id):
+    if not _GAME_ID.fullmatch(game_id):
         raise Problem(400, "bad-game-id", "a game id is 1 to 64 letters, digits, '-' or '_'")
     if document.get("id") is None:
         raise Problem(400, "import-needs-id", "a replay is imported under the id it names"

@@ -26,6 +26,7 @@ Refusals are 429 problems with Retry-After, the seconds until the window that re
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -102,7 +103,7 @@ class Counted:
 
     limit: _Limit
     rate: RateLimitItem
-    key: str  # what is counted: a token or an address
+    key: str  # what is counted: a token's digest or an address
     hit: bool  # the request counts; else its count is only looked at
     game_id: str | None = None  # the game a token's requests are about (`store.keys.rate_count`)
 
@@ -186,7 +187,9 @@ class _Limits:
         if token is None:
             counted += _rates(self.per_address, address)
         else:
-            counted += _rates(self.per_token, token, game_id=game_id)
+            # Counted by its digest: a key's name is written to the append-only file, and a
+            # token there would be anyone's who can read the data folder or a backup.
+            counted += _rates(self.per_token, _digest(token), game_id=game_id)
         if (limit := self.on_endpoint.get(endpoint)) is not None:
             counted += _rates(limit, address)
         return counted
@@ -221,6 +224,10 @@ class _Limits:
         wait = min(window, max(1, math.ceil(self.counter.lapses_in_s(refused.count))))
         return Problem(429, "rate-limited", refused.limit.counted,
                        headers={"Retry-After": str(wait)})
+
+
+def _digest(authorization: str) -> str:
+    return hashlib.sha256(authorization.encode()).hexdigest()[:32]
 
 
 def _rates(limit: _Limit, key: str, hit: bool = True, game_id: str | None = None

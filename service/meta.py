@@ -2,13 +2,14 @@
 
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
 from redis.exceptions import RedisError
 
 from engine.game import Game
 from engine.games import GAMES
 from schemas import api
 from service.problems import RETRY_AFTER_S, Problem
+from service.streams import FOLLOWERS, Followers
 from service.web import Blueprint, answer, keyring, store
 from store.health import memory, pending, persistence
 from workers.queue import audit_queue, queue
@@ -39,7 +40,8 @@ def healthz():
             "pending": {"submissions": waiting.submissions, "games": waiting.games,
                         "oldest_s": waiting.oldest_s},
             "following": _following(current.hub.following(),
-                                    current_app.extensions["audiences"].following()),
+                                    current_app.extensions["audiences"].following(),
+                                    request.environ.get(FOLLOWERS)),
         }
     except RedisError:
         # Which Redis, and why, is for the logs: the answer is public.
@@ -52,11 +54,15 @@ def healthz():
     return answer({"status": "degraded" if degraded else "ok", **report})
 
 
-def _following(waiting: dict[str, int], attending: dict[str, int]) -> dict[str, int]:
+def _following(waiting: dict[str, int], attending: dict[str, int],
+               places: Followers | None) -> dict[str, Any]:
     """What this web process serves followers: the games followed and the requests waiting,
-    on the hub or in a game's audience (which waits on the hub as one request)."""
+    on the hub or in a game's audience (which waits on the hub as one request); the follow
+    streams it serves and the most it may (where it counts them)."""
     return {"games": len(waiting.keys() | attending.keys()),
-            "waiting": max(sum(waiting.values()) - len(attending), 0) + sum(attending.values())}
+            "waiting": max(sum(waiting.values()) - len(attending), 0) + sum(attending.values()),
+            "streams": None if places is None else places.held,
+            "most_streams": None if places is None else places.most}
 
 
 @bp.get("/v1/keys")

@@ -2,12 +2,12 @@
 
 from http import HTTPStatus
 
-from engine.signatures import Signer
 from schemas import api
 from service import handlers
 from service.auth import Seen
 from service.known import Known
 from service.problems import PROBLEM_JSON, problem_written
+from service.signing import Keyring
 from service.web import (
     Blueprint,
     about_game,
@@ -62,10 +62,10 @@ def submit(game: Seen):
     submission = read(api.Submission)
     wait = read(api.Wait, "query")["wait"]
     key = read(api.IdempotencyKey, "headers").get("key")
-    return submitted(store(), known(), keyring().signer, game, submission, wait, key).response()
+    return submitted(store(), known(), keyring(), game, submission, wait, key).response()
 
 
-def submitted(store: Store, known: Known, signer: Signer, game: Seen, submission: dict,
+def submitted(store: Store, known: Known, signer: Keyring, game: Seen, submission: dict,
               wait: float, key: str | None) -> Written:
     """The answer to a move, read and loaded: this route's, and the express lane's
     (`service.express`)."""

@@ -18,6 +18,15 @@ from one address and `/healthz` stopped answering). So here:
   counts like any address; behind a reverse proxy every client shares the proxy's address,
   so there the cap is the proxy's to enforce (docs/scaling.md).
 
+- Follow streams hold at most `TABLELOG_FOLLOWERS_SHARE` (0.8) of the process's connections
+  (`--worker-connections`, the Procfile's `WEB_CONNECTIONS`); past it a new follower is
+  answered 503 `followers-full` (`service.streams.follow`), and the connections left are every
+  other request's: a crowd of spectators no longer holds every connection while `/healthz`,
+  reads and moves wait in the listen queue. A follower costs a greenlet and a socket, so the
+  Procfile gives a process 10,000 connections: the process's soft limit of file descriptors is
+  raised to what they need (up to its hard limit), and the share is of the connections that
+  fit under it.
+
 The cost on a request is a wrapper and a timer (about 1 us) on a request with a body, and two
 dict updates a connection: nothing on the path of a move grows with the load.
 
@@ -29,6 +38,7 @@ followers' sockets itself, framed as gunicorn frames a piece of a streamed body.
 from __future__ import annotations
 
 import os
+import resource
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -38,15 +48,19 @@ from typing import Any
 import gevent
 from gunicorn.workers.ggevent import GeventWorker
 
-from schemas.api import BODY_RATE, BODY_SECONDS, CONNECTIONS_PER_ADDRESS
+from schemas.api import BODY_RATE, BODY_SECONDS, CONNECTIONS_PER_ADDRESS, FOLLOWERS_SHARE
 from service.at_once import AtOnce
 from service.audience import THROUGH
 from service.headers import ALWAYS
 from service.problems import PROBLEM_JSON, Problem, problem_bytes
+from service.streams import FOLLOWERS, Followers
 
 # How long a refused connection is read (and what it sent dropped) after its answer, so that
 # closing it does not reset it before the client has read that answer.
 _LINGER_S, _LINGER_BYTES = 0.5, 64 << 10
+# The file descriptors a web process holds besides its clients' connections: its Redis pool
+# (store.connection.POOL_SIZE, 100), the hub's readers, the listening socket, logs.
+_OWN_DESCRIPTORS = 256
 
 
 def refusal(status: int, code: str, detail: str) -> bytes:
@@ -74,6 +88,11 @@ class Through:
             return None
         return _chunk if self._response.chunked else _as_is
 
+    def close_after(self) -> None:
+        """Have gunicorn close the connection once this answer is sent (`Connection: close`,
+        a header it does not take from the app)."""
+        self._response.force_close()
+
 
 def _chunk(piece: bytes) -> bytes:
     return b"%X\r\n%s\r\n" % (len(piece), piece)
@@ -98,15 +117,36 @@ class WebProcess(GeventWorker):
             f"this address holds {self.most} connections to this web process already, the"
             " most one address may: close one, or wait for one to end"))
         self.held = AtOnce(self.most)
+        share = _setting("FOLLOWERS_SHARE", FOLLOWERS_SHARE)
+        if not 0 <= share <= 1:
+            raise SystemExit(f"TABLELOG_FOLLOWERS_SHARE is {share:g}: a share, from 0 to 1")
+        self.followers = Followers(int(share * self._connections()))
         super().init_process()
+
+    def _connections(self) -> int:
+        """The connections this process can hold: `worker_connections`, or as many as its
+        file descriptors allow, once its soft limit is raised as far as its hard one lets."""
+        wanted = self.worker_connections + _OWN_DESCRIPTORS
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        if soft == resource.RLIM_INFINITY or soft >= wanted:
+            return self.worker_connections
+        fit = max(soft - _OWN_DESCRIPTORS, 0)
+        self.log.warning("%d connections fit in this process's %d file descriptors (ulimit -n),"
+                         " not %d: followers get a share of those", fit, soft,
+                         self.worker_connections)
+        return fit
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
-        app = self.wsgi
+        app, followers = self.wsgi, self.followers
 
         def through(environ: dict[str, Any], start_response: Any) -> Any:
             # gunicorn's start_response is its answer's method: the answer is what frames.
             environ[THROUGH] = Through(start_response.__self__)
+            environ[FOLLOWERS] = followers
             return app(environ, start_response)
 
         self.wsgi = through

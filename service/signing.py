@@ -13,18 +13,22 @@ A server signs receipts (`engine.signatures`) with one Ed25519 key, read when th
 
 `python -m service.signing create DIR` makes `DIR/signing-key.pem` (mode 0600) and
 `DIR/keys.json` unless the key is there already (`make run` does, beside its Redis data);
-`python -m service.signing rotate DIR` retires the current key (its `until` set to now, its
-public half kept in keys.json) and makes a new one. Web processes read the key when they
-start: restart them after a rotation. Receipts signed before it still verify, with the key
-that was in use at their time (docs/api.md, Receipts).
+`python -m service.signing rotate DIR` retires the current key (its `until` set to the moment the
+new one is published, its public half kept in keys.json) and makes a new one. Running web
+processes take the new key up at their next signature, with no restart: a receipt is stamped
+and signed under a shared lock on the key's folder, which a rotation holds alone while it
+publishes, so every receipt is dated within its key's `from` and `until`, and every genuine
+receipt verifies for good (docs/api.md, Receipts).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,33 +51,102 @@ class NoSigningKey(RuntimeError):
     """The app was asked to start without a key to sign its receipts with."""
 
 
-@dataclass(frozen=True)
 class Keyring:
-    signer: Signer  # the current key
-    published: list[dict[str, Any]]  # every key, as `GET /v1/keys` lists them
+    """The key a server signs with, and every key it published (`GET /v1/keys`).
+
+    A key read from a file is the one in use at each signature: a rotation in its folder
+    (`rotate`) is taken up by the next receipt, without a restart."""
+
+    def __init__(self, signer: Signer, published: list[dict[str, Any]],
+                 source: tuple[Path, Path] | None = None):
+        self.signer = signer  # the current key
+        self._published = published
+        self._source = source  # the key file and the keys file, when the key was read from one
+        self._seen = _identity(source[0]) if source else None
+        self._folder: tuple[int, int] | None = None  # (the process, its handle on the folder)
+
+    @property
+    def published(self) -> list[dict[str, Any]]:
+        """Every key, as `GET /v1/keys` lists them."""
+        if self._source is not None:
+            with self._rotation_held_off():
+                pass
+        return self._published
 
     @property
     def document(self) -> dict[str, Any]:
         return {"keys": self.published}
 
+    def receipt(self, game: str, seq: int, entry_hash: str) -> dict[str, Any]:
+        """The server's receipt for entry `seq`, dated now, by the key in use now."""
+        if self._source is None:
+            return self.signer.receipt(game, seq, entry_hash, now())
+        with self._rotation_held_off():
+            at = now()
+            signer = self.signer
+        return signer.receipt(game, seq, entry_hash, at)
+
+    @contextmanager
+    def _rotation_held_off(self) -> Iterator[None]:
+        """The key files as they are now, read again if a rotation replaced them, held so
+        while the block runs: no rotation publishes meanwhile."""
+        assert self._source is not None
+        key_file, keys_file = self._source
+        # A handle of this process's own: a forked process sharing one would share its lock,
+        # and either one's unlock would release both.
+        if self._folder is None or self._folder[0] != os.getpid():
+            self._folder = (os.getpid(), os.open(key_file.parent, os.O_RDONLY))
+        folder = self._folder[1]
+        fcntl.flock(folder, fcntl.LOCK_SH)
+        try:
+            if (seen := _identity(key_file)) != self._seen:
+                self.signer = Signer(_read_pem(key_file))
+                self._published = _listed(self.signer, keys_file)
+                self._seen = seen
+            yield
+        finally:
+            fcntl.flock(folder, fcntl.LOCK_UN)
+
 
 def load(config: Any) -> Keyring:
     """The keys a server's configuration names (module docstring)."""
     given, path = config.get("SIGNING_KEY"), config.get("SIGNING_KEY_FILE")
+    listed = config.get("KEYS_FILE") or (Path(path).parent / KEYS_FILE if path else None)
     if given:
-        private = Ed25519PrivateKey.from_private_bytes(unb64(str(given)))
-    elif path:
-        private = _read_pem(Path(path))
-    else:
+        signer = Signer(Ed25519PrivateKey.from_private_bytes(unb64(str(given))))
+        return Keyring(signer, _listed(signer, Path(listed) if listed else None))
+    if not path:
         raise NoSigningKey(
             "no key to sign receipts with: set TABLELOG_SIGNING_KEY_FILE (make one with"
             " `python -m service.signing create DIR`) or TABLELOG_SIGNING_KEY")
-    signer = Signer(private)
-    listed = config.get("KEYS_FILE") or (Path(path).parent / KEYS_FILE if path else None)
-    earlier = _published(Path(listed)) if listed else []
+    key_file, keys_file = Path(path), Path(listed)
+    with _locked(key_file.parent, fcntl.LOCK_SH):
+        signer = Signer(_read_pem(key_file))
+        return Keyring(signer, _listed(signer, keys_file), (key_file, keys_file))
+
+
+def _listed(signer: Signer, keys_file: Path | None) -> list[dict[str, Any]]:
+    """The keys published in `keys_file`, the current one among them."""
+    earlier = _published(keys_file) if keys_file else []
     if not any(k["kid"] == signer.kid for k in earlier):
         earlier.append(_entry(signer, None))
-    return Keyring(signer, earlier)
+    return earlier
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """What changes when a file is replaced (a rotation renames a new one in)."""
+    stat = os.stat(path)
+    return stat.st_ino, stat.st_mtime_ns
+
+
+@contextmanager
+def _locked(folder: Path, how: int) -> Iterator[None]:
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, how)
+        yield
+    finally:
+        os.close(handle)
 
 
 def _read_pem(path: Path) -> Ed25519PrivateKey:
@@ -104,14 +177,19 @@ def create(folder: Path) -> Path:
 
 
 def rotate(folder: Path) -> Path:
-    """Retire `folder`'s key and make a new one; the new key's path."""
-    retiring = Signer(_read_pem(folder / KEY_FILE))
-    at = now()
-    keys = _published(folder / KEYS_FILE)
-    if not any(k["kid"] == retiring.kid for k in keys):
-        keys.append(_entry(retiring, None))
-    keys = [{**k, "until": at} if k["kid"] == retiring.kid else k for k in keys]
-    return _write_new(folder, keys, at)
+    """Retire `folder`'s key and make a new one; the new key's path.
+
+    Held alone on the folder's lock, so that no web process signs while the new key is
+    published: a receipt dated before `at` is the old key's, one dated after it the new
+    key's (`Keyring.receipt`)."""
+    with _locked(folder, fcntl.LOCK_EX):
+        retiring = Signer(_read_pem(folder / KEY_FILE))
+        at = now()
+        keys = _published(folder / KEYS_FILE)
+        if not any(k["kid"] == retiring.kid for k in keys):
+            keys.append(_entry(retiring, None))
+        keys = [{**k, "until": at} if k["kid"] == retiring.kid else k for k in keys]
+        return _write_new(folder, keys, at)
 
 
 def _write_new(folder: Path, earlier: list[dict[str, Any]], at: str | None = None) -> Path:

@@ -8,12 +8,19 @@ is sent as it lands, redacted for the caller like every read. A connection lives
 `FOLLOW_SECONDS` (and ends once the game is finished), so a greenlet is never held for good:
 the client reconnects with `after` set to the last seq it got, or, with server-sent events,
 with the `Last-Event-ID` header that EventSource sends by itself.
+
+A web process serves followers only in the places it keeps for them (`Followers`, a share of
+its connections that `service.server` sets): 3,000 follow streams once filled both processes'
+1,000 connections, and `/healthz`, reads and moves waited behind them in the listen queue for
+seconds. Past it a new follower is answered 503 `followers-full` with Retry-After at once, and
+its connection closed; the connections left are every other request's.
 """
 
 from __future__ import annotations
 
 import re
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -33,6 +40,14 @@ from service.auth import Seen
 from service.problems import Problem
 from store import Store
 from store.hub import Waiter
+
+# The environ's key for the process's places for followers, where it keeps some
+# (`service.server`); elsewhere (Flask's test client, werkzeug's server) followers are not
+# counted.
+FOLLOWERS = "tablelog.followers"
+# What a follower refused for want of a place is told to wait: a stream lives at most
+# FOLLOW_SECONDS (25 s), so places free up all the time under a crowd.
+FOLLOWERS_RETRY_S = "5"
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -105,6 +120,56 @@ def _encoded(game_id: str, entry: dict[str, Any], viewer: Viewer) -> bytes:
     return found
 
 
+class Followers:
+    """The follow streams a web process serves at once, at most `most`: counted in the process
+    (a lock, which gevent's monkey-patching makes a greenlet's), so it costs no round trip."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.held = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        """Take a place for a follower, if one is free."""
+        with self._lock:
+            if self.held >= self.most:
+                return False
+            self.held += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.held -= 1
+
+
+def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
+           environ: dict[str, Any], form: Form) -> Response:
+    """A follow stream's answer, in one of the process's places for followers, or 503
+    `followers-full` (its connection closed after it) when none is free. The place and the
+    watch on the client's socket are given up once the answer is closed, whether or not its
+    stream ever began (a client gone before its first piece is written closes it unstarted)."""
+    places: Followers | None = environ.get(FOLLOWERS)
+    if places is not None and not places.take():
+        through = environ.get(THROUGH)
+        if through is not None:
+            through.close_after()  # a crowd's refused followers hold no connection
+        raise Problem(503, "followers-full", (
+            f"this web process serves {places.most} followers already, the most it may: try"
+            f" again in {FOLLOWERS_RETRY_S} s"), headers={"Retry-After": FOLLOWERS_RETRY_S})
+    try:
+        client = Client(environ)
+        response = form.response(following(store, audiences, seen, after, lifetime_s, client,
+                                           form))
+    except BaseException:
+        if places is not None:
+            places.give_back()
+        raise
+    response.call_on_close(client.forget)
+    if places is not None:
+        response.call_on_close(places.give_back)
+    return response
+
+
 def resume_point(after: int | None, last_event_id: str | None) -> int:
     """Where a stream starts: `after`, else the Last-Event-ID of a reconnecting EventSource
     (checked even when `after` wins: a request is refused for what it sends, whatever it
@@ -145,16 +210,23 @@ class Client:
         return Member(self.waiter, self._sock, (seen.viewer, form, framing), wire, after)
 
     def _watch_end(self, sock: socket.socket) -> None:
+        """Wait for the client's socket to be readable, then let the waiter go, however the
+        wait ends: the client closed its end, sent bytes a follower should not send, the
+        socket was closed already (by the server, the stream over: its descriptor -1), or
+        the watch was given up (`forget`)."""
         try:
-            gevent.socket.wait_read(sock.fileno())
-            # Readable: its end (nothing to peek), or bytes a follower should not send.
-            if sock.recv(1, socket.MSG_PEEK):
-                return
+            descriptor = sock.fileno()
+            if descriptor >= 0:
+                gevent.socket.wait_read(descriptor)
         except OSError:
-            pass
-        self.waiter.leave()
+            pass  # reset: its end too
+        finally:
+            self.waiter.leave()
 
     def forget(self) -> None:
+        """The stream is over: its waiter leaves, and the watch on the socket is given up
+        before the server closes it (one not yet started never starts)."""
+        self.waiter.leave()
         if self._watch is not None:
             self._watch.kill(block=False)
 
@@ -169,8 +241,8 @@ def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifeti
     hands it what lands. A follower holds no Redis connection while it waits."""
     deadline = time.monotonic() + lifetime_s
     finished, caught_up = seen.finished, False
-    yield form.opening
     try:
+        yield form.opening
         while True:
             member = client.member(seen, after, form) if caught_up else None
             if not caught_up:

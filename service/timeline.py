@@ -21,6 +21,7 @@ from engine import log
 from engine.audit import replay_secret
 from engine.game import TABLE, Game, Table, Viewer
 from engine.recorded import is_recorded
+from engine.scoring import explained
 from schemas.api import MOST_SCORED_STEPS
 from service.auth import Seen
 from service.problems import Problem
@@ -110,7 +111,7 @@ def _step(
         "state": game.view(state, viewer),
     }
     if scored:
-        step["score"] = game.score(state).to_json(list(players))
+        step["score"] = explained(game.score(state).to_json(list(players)), game.spec)
     return step
 
 

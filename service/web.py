@@ -243,7 +243,31 @@ def _json_object(raw: bytes) -> dict[str, Any]:
         raise Problem(400, "invalid-json", f"the body is not JSON: {bad}") from None
     if not isinstance(data, dict):
         raise Problem(400, "invalid-request", "the body must be a JSON object")
+    if (unheld := _beyond_interchange(data)) is not None:
+        raise Problem(400, "invalid-json",
+                      f"the body is not JSON every parser reads alike: {unheld}")
     return data
+
+
+def _beyond_interchange(data: Any) -> str | None:
+    """Why a body is not I-JSON (RFC 7493) as this API reads it: nested deeper than
+    `api.DEEPEST_BODY`, or an integer no IEEE double holds exactly (a browser would read
+    another number, and a log holding one would not verify there); None when it is."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        elif isinstance(value, int) and not -api.LARGEST_INTEGER <= value <= api.LARGEST_INTEGER:
+            return f"{value} is beyond ±(2^53 - 1), the integers a JSON parser holds exactly"
+        else:
+            continue
+        if depth > api.DEEPEST_BODY:
+            return f"it nests deeper than {api.DEEPEST_BODY} arrays and objects"
+        stack.extend((child, depth + 1) for child in children)
+    return None
 
 
 @remembered(1024, api.REMEMBERED_BODY)

@@ -31,7 +31,8 @@ _TIMEOUTS = {"socket_connect_timeout": 5, "socket_timeout": READ_TIMEOUT_S}
 # Connections a process's pool holds at most (web, worker or auditor). No request holds one
 # while it waits for what lands in a log (store.hub) and an audit's wait is budgeted
 # (store.audits), so a connection is held for a round trip, or the tenth of a second a move's
-# append may wait for its verdict: 100 serve a web process's 1,000 connections.
+# append may wait for its verdict: 100 serve a web process's 10,000 connections (most of them
+# followers, who hold one only while they catch up).
 POOL_SIZE = 100
 # How long a command waits for a connection of a pool that has none free, before it fails as
 # if Redis were away (503 store-unavailable): a burst queues instead of failing at once.

@@ -68,10 +68,10 @@ def titled(game: str) -> str:
 
 def rate_count(scope: str, counted: str, most: int, window_s: int,
                game_id: str | None = None) -> str:
-    """The count of the requests of `counted` (a token, an address) against one rate of the
-    limit `scope` (`most` a window of `window_s`). A token's requests about a game are counted
-    under its hash tag (a token is good for one game only), so that the append of a move can
-    take the count, on a Redis Cluster too (`store.log`)."""
+    """The count of the requests of `counted` (a token's digest, never the token; an address)
+    against one rate of the limit `scope` (`most` a window of `window_s`). A token's requests
+    about a game are counted under its hash tag (a token is good for one game only), so that
+    the append of a move can take the count, on a Redis Cluster too (`store.log`)."""
     tag = "" if game_id is None else f"{{{game_id}}}/"
     return f"LIMITS:tl/{scope}/{tag}{counted}/{most}/{window_s}"
 

@@ -1,8 +1,9 @@
 """A game's log: chaining and appending entries atomically, and reading them back.
 
 Every write that must not half-happen goes through one Lua script, `_APPEND`: it checks the
-expected version, the idempotency key and that no verdict is written twice, then appends the
-entries and updates meta, verdict index and projections together.
+expected version, the idempotency key, that the game is not over (nothing follows its
+`game-finished` entry) and that no verdict is written twice, then appends the entries and
+updates meta, verdict index and projections together.
 
 A submission's stream entry carries, beside the entry itself (field `e`), a nonce of its append
 (field `n`, read by nothing else): an append sent again after its answer was lost (redis-py's
@@ -38,7 +39,7 @@ from store.projections import Field, Projection, Status
 # entries were chained onto),
 # `entries` (how many), `hash` (the last one's), `verdicts` ([submission seq, verdict seq]
 # pairs), and when they apply `expected_version`, `idempotency` ({key, body_hash}),
-# `submitted` (a submission's seq: the game must be in progress), `nonce` (stored beside a
+# `submitted` (a submission's seq), `nonce` (stored beside a
 # submission's first entry) and `counts` (the rate limits' counts the request takes, each
 # {window, most, hit}, whose keys are KEYS[7..]: they are taken first, whatever the append
 # comes to), `keyed` (how many seats had registered a key when the writer last read the game:
@@ -97,7 +98,8 @@ local function append()
       return {'ok', tostring(a.based_on + a.entries)}
     end
   end
-  local status = a.submitted and redis.call('HGET', proj, STATUS)
+  -- Nothing follows the entry that ended a game: not a submission, not a verdict, not a key.
+  local status = redis.call('HGET', proj, STATUS)
   if status == FINISHED or status == ABANDONED then
     return {'finished', tostring(version)}
   end
@@ -213,7 +215,7 @@ class Outcome(StrEnum):
     JUDGED = "judged"  # a verdict was already written for one of the submissions
     MISSING = "missing"  # no such game
     MOVED = "moved"  # another writer appended first: chain again
-    FINISHED = "finished"  # a submission to a game that is over
+    FINISHED = "finished"  # the game is over: nothing follows its `game-finished` entry
     LIMITED = "limited"  # a rate limit's count it took is past its rate
     REKEYED = "rekeyed"  # a seat registered a key since the writer read the game
 

@@ -20,7 +20,8 @@ ALLOWED = {
     "schemas": ("engine", "schemas"),
     "service": ("engine", "store", "schemas", "service", "workers.queue"),
     # The command line speaks to a server over HTTP; the engine is there to verify offline.
-    "cli": ("engine", "cli"),
+    # Its backup and restore alone talk to the store itself, as the workers do.
+    "cli": ("engine", "cli", "store.backups"),
     # The benchmarks measure the real processes; what they share with the tests lives in bench/.
     "bench": ("engine", "store", "workers", "service", "schemas", "cli", "bench"),
 }

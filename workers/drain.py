@@ -73,6 +73,12 @@ class _Commit(NamedTuple):
     appending: Answer[Appended] | None
     submitted: Answer[int]  # the last submission's seq as the commit ran
 
+    @property
+    def moved(self) -> bool:
+        """Its verdicts were refused as chained: the log moved under them."""
+        return (self.verdicts is not None and self.appending is not None
+                and self.appending.value.outcome == Outcome.MOVED)
+
 
 @dataclass
 class Turn:
@@ -172,7 +178,11 @@ class Drain:
         for part in turn.commits:
             written = self._kept(part)
             turn.written += written
-            if part.submitted.value > part.last_seq:
+            # Verdicts on submissions read from the log, refused as the log moved and not
+            # chained again (`_kept`), are owed still, whatever moved it (a handed-over one's
+            # game stays marked, and is claimed).
+            owed = part.moved and not written and part.verdicts.handed is None
+            if part.submitted.value > part.last_seq or owed:
                 self.again.append(part.game)
             else:
                 self._release(part.game)
@@ -258,14 +268,16 @@ class Drain:
         landed between the read and the commit the verdicts still hold (they judge the
         submissions before it): chain them again. Not those on a submission the bell handed
         over, which need not be in the log at all, nor turns played for a conceded seat, which
-        must follow the submissions before them: the game is judged again."""
+        must follow the submissions before them, nor verdicts that end the game: nothing may
+        follow `game-finished`, and the submission that landed must be judged before it. The
+        game is judged again, with what landed."""
         verdicts = part.verdicts
         if verdicts is None or part.appending is None:
             return 0
         appended = part.appending.value
         head: tuple[int, str] | None = verdicts.chained.head
         if (appended.outcome == Outcome.MOVED and verdicts.handed is None
-                and not verdicts.played):
+                and not verdicts.played and not verdicts.rules.is_over(verdicts.state)):
             appended, head = self.store.log.write(verdicts.writing), None
         if appended.outcome != Outcome.OK:
             self.states.forget(part.game)

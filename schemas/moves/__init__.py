@@ -11,6 +11,10 @@ from marshmallow import RAISE, Schema, fields, validate
 from engine.games import GAMES
 from engine.spec import Field, Move, Spec
 
+# The largest integer in magnitude a JSON parser holds exactly (an IEEE double's 2^53 - 1):
+# no body may carry one past it (service.web), nor a move's field where the rules set no bound.
+LARGEST_INTEGER = 2**53 - 1
+
 
 class _Move(Schema):
     """A move: a `type` naming it, nothing unknown."""
@@ -40,7 +44,10 @@ def _string(spec: Field) -> fields.Field:
 
 
 def _integer(spec: Field) -> fields.Field:
-    return fields.Integer(strict=True, validate=validate.Range(min=spec.low, max=spec.high))
+    # Unbounded by the rules, an integer is still one a browser holds exactly.
+    low = -LARGEST_INTEGER if spec.low is None else spec.low
+    high = LARGEST_INTEGER if spec.high is None else spec.high
+    return fields.Integer(strict=True, validate=validate.Range(min=low, max=high))
 
 
 def _list(spec: Field) -> fields.Field:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from tests.browser.test_pages import game_id
 
@@ -31,6 +32,18 @@ def test_each_title_s_options_are_fields_with_their_defaults_and_bounds(context,
                 offered = field.locator("option").evaluate_all("els => els.map(e => e.value)")
                 assert {json.dumps(c) for c in option["choices"]} <= set(offered)
                 assert field.input_value() == json.dumps(default)
+
+
+def test_each_option_is_labelled_in_words_its_unit_spelled_out(context, web, client):
+    home = context.new_page()
+    home.goto(web + "/")
+    for spec in client.get("/v1/titles").json["titles"]:
+        home.select_option("#new-game", spec["name"])
+        for option in spec["options"]:
+            said = home.locator(f"label[for=option-{option['name']}]").inner_text().strip()
+            assert not re.search(r"\b[a-z]\b|_", said), said
+    assert home.locator("label[for=option-turn_limit_s]").inner_text().strip() == (
+        "turn limit (seconds)")
 
 
 def test_an_option_changed_in_the_form_is_the_game_s(context, web, client):

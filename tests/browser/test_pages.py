@@ -127,7 +127,7 @@ def test_a_short_game_through_the_pages(context, web, client, name):
                      for link in seat_links])
     assert bool(hands) == (name != "coloretto"), "every title but Coloretto has hidden hands"
 
-    # A score component marks its entries and takes the timeline to them. Hermit scores only
+    # A score component marks its lines and takes the log to them. Hermit scores only
     # once a quartet is taken: the seats play on (through the API) until something scores.
     game = Game(client, {"id": game_id(spectator_link)},
                 {seat: token(link) for seat, link in enumerate(seat_links)})
@@ -143,11 +143,11 @@ def test_a_short_game_through_the_pages(context, web, client, name):
         f"document.getElementById('score').dataset.at === '{version}'", timeout=15_000)
     component = spectator.locator(".component:not([data-events=''])").first
     component.wait_for(timeout=15_000)
-    events = [int(e) for e in component.get_attribute("data-events").split(",")]
+    lines = [int(e) for e in component.get_attribute("data-lines").split(",")]
     component.click()
-    ready(spectator, events[0])
+    until(spectator, f"document.querySelectorAll('#log li.marked').length === {len(lines)}")
     marked = spectator.eval_on_selector_all("#log li.marked", "els => els.map(e => +e.dataset.seq)")
-    assert marked == events
+    assert marked == lines
 
     # Audit a claim five points too high: the report says so.
     total = client.get(f"{url}/score").json["players"][0]["total"]

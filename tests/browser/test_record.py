@@ -103,9 +103,11 @@ def test_a_clicked_score_component_stays_in_the_panel(context, web, client, size
     events = component.get_attribute("data-events")
     selector = f".component[data-seat='0'][data-events='{events}']"
     first, second = (int(seq) for seq in events.split(",")[:2])
+    # Clicked, it takes the log to its first entry, then to the next, the table staying where
+    # it is (tests/browser/test_seen.py): the component is there to be clicked again.
     component.click()
-    ready(page, first)
+    until(page, f"document.querySelector('#log li.seen')?.dataset.seq === '{first}'")
     assert page.locator(selector).count() == 1
     page.locator(selector).click()
-    ready(page, second)
+    until(page, f"document.querySelector('#log li.seen')?.dataset.seq === '{second}'")
     assert page.locator(selector).count() == 1

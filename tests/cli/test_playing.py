@@ -90,6 +90,22 @@ def test_a_seat_the_game_does_not_have_is_bad_usage(tablelog):
     assert result.stderr == f"Game {game} has no seat 7: its seats are 0 to 1.\n"
 
 
+@pytest.mark.parametrize("command", ["show", "log", "moves", "score"])
+@pytest.mark.parametrize("whose", ["table", "seat"])
+def test_a_seat_the_game_does_not_have_is_bad_usage_whatever_the_token(
+        tablelog, monkeypatch, command, whose):
+    created = new_game(tablelog, "coloretto", 4, f"no-seat-7-{command}-{whose}")
+    game = created["id"]
+    tokens.path(game).unlink()  # the token is given, not kept
+    token = created["table_token"] if whose == "table" else created["seats"][1]["token"]
+    monkeypatch.setenv("TABLELOG_TOKEN", token)
+    result = tablelog(command, game, "--seat", "7")
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr == f"Game {game} has no seat 7: its seats are 0 to 3.\n"
+    assert tablelog(command, game, "--seat", "3").exit_code == 0
+
+
 def test_moves_without_a_token_says_a_spectator_has_none(tablelog):
     game = new_game(tablelog, "coloretto", 3, "no-token")["id"]
     tokens.path(game).unlink()  # as on another machine than the one that created it

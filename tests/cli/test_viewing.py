@@ -97,16 +97,29 @@ def test_log_says_every_entry_as_a_sentence(tablelog, finished):
     assert [e["seq"] for e in later] == [e["seq"] for e in events[5:]]
 
 
-def test_score_names_the_entries_behind_each_component(tablelog, finished):
+def test_score_cites_the_lines_the_log_shows_and_names_each_rule(tablelog, finished):
     score = finished.http.get(finished.url("/score")).json
     assert tablelog.json("score", finished.id) == score
     shown = tablelog("score", finished.id).stdout
     wins = "lowest" if GAMES[finished.created["game"]].lowest_wins else "highest"
     assert shown.startswith(f"Final score over 1 round(s); the {wins} total wins:")
+    # Each cited line is one `tablelog log` prints (a verdict's, never a submission's), with
+    # what it brought: the line as the log says it.
+    logged = {int(line.split()[0]): line.split(None, 2)[2]
+              for line in tablelog("log", finished.id).stdout.splitlines()}
+    verdicts = {e["of"]: e["seq"] for e in finished.http.get(
+        finished.url("/events?limit=1000")).json["events"] if e["type"] == "move-accepted"}
     for player in score["players"]:
         assert f"{player['seat']} {player['name']}: {player['total']} points" in shown
         for component in player["components"]:
-            assert ", ".join(map(str, component["events"])) in shown
+            for event in component["events"]:
+                line = verdicts[event]
+                assert f"{line} {logged[line]}" in shown
+    # The rule of each kind of component, once, below the tables.
+    rules = shown[shown.index("How each component scores:"):]
+    for component in (c for p in score["players"] for c in p["components"]):
+        assert component["rule"] and f"{component['label']}" in rules
+        assert component["rule"] in " ".join(rules.split())
     early = tablelog.json("score", finished.id, "--at", "10")
     assert early == finished.http.get(finished.url("/score?at=10")).json
 
@@ -174,3 +187,21 @@ def test_an_unknown_game_is_one_sentence_with_exit_code_2(tablelog):
     result = tablelog("show", "no-such-game")
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "(game-not-found)" in result.stderr
+
+
+def test_score_says_what_the_setup_brought_a_coloretto_colour(tablelog, http):
+    game = create(http, "coloretto", ["ann", "bob", "cid"], seed="started", options={"deals": 1})
+    game.play_to_end(random.Random("started"))
+    score = http.get(game.url("/score")).json
+    shown = tablelog("score", game.id).stdout
+    submitted = {e["seq"] for e in http.get(game.url("/events?limit=1000")).json["events"]
+                 if e["type"] == "move-submitted"}
+    for player in score["players"]:
+        first = [c for c in player["components"] if 1 in c["events"]]
+        assert len(first) == 1  # each seat's starting card, dealt at entry 1
+        assert f"  {first[0]['label']}: 1 {player['name']}'s starting card: {first[0]['label']}" \
+            in shown
+    cited = [int(n) for line in shown.splitlines() if line.count("│") == 5
+             for n in line.split("│")[4].replace(",", " ").split() if n.isdigit()]
+    assert cited and not set(cited) & submitted  # no line `tablelog log` never prints
+    assert "the 3 colours worth most count positive" in shown and "1/3/6/10/15/21" in shown

@@ -3,6 +3,7 @@ rots. It checks that every figure is printed, never what it says: timings are no
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -87,3 +88,33 @@ def test_every_read_of_an_ended_game_is_timed_live_cold_and_cached():
     timed = rf"{_NUMBER} /\s+{_NUMBER} \(\s*{_NUMBER}x\) /\s+{_NUMBER} \(\s*{_NUMBER}x\)"
     for read in ("/state", "/legal-moves", "/moves/6", "(summary)"):
         assert re.search(rf"keltis-nwnz\s+3 {re.escape(read)}\s+{timed}", run.stdout), run.stdout
+
+
+def test_the_followers_benchmark_prints_its_figures():
+    """`bench.followers` with a small crowd, so that it never rots: every figure the issue asks
+    for is printed (connected and refused, entries' delivery, verdicts with and without
+    followers, /healthz), never checked. Its web keeps 10 places for followers a process, so
+    that some of the 30 are refused."""
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.followers", "--big", "20", "--games", "2", "--each", "5",
+         "--moves", "3", "--pace", "0.05", "--addresses", "10", "--connections", "50"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "TABLELOG_FOLLOWERS_SHARE": "0.2"},
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    spread = rf"p50\s+{_NUMBER} ms\s+p99\s+{_NUMBER} ms\s+max\s+{_NUMBER} ms"
+    crowd = re.search(r"followers: (\d+) of 30 connected, (\d+) refused 503 followers-full,"
+                      r" 0 failed", run.stdout)
+    assert crowd and int(crowd[1]) + int(crowd[2]) == 30 and int(crowd[2]) >= 10, run.stdout
+    for figure in (
+        r"the Procfile's web: WEB_CONCURRENCY=\d+, WEB_CONNECTIONS=50,"
+        r" TABLELOG_FOLLOWERS_SHARE=0.2",
+        rf"each answered after its connect began: {spread}",
+        rf"/healthz without followers: {spread}",
+        rf"/healthz with followers .*: {spread}",
+        rf"a player's verdicts without followers:\s+{spread}",
+        rf"a player's verdicts with followers:\s+{spread}",
+        rf"read by it:\s+{spread}",
+        rf"a player's verdict p99 with followers / without: {_NUMBER}x",
+    ):
+        assert re.search(figure, run.stdout), (figure, run.stdout)

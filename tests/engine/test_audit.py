@@ -99,3 +99,28 @@ def test_a_mismatched_verdict_hides_from_other_seats_what_the_verdict_hides():
         assert shown["code"] is None and shown["detail"] is None
         assert redact(mismatch, refused["seat"])[part]["code"] == mismatch[part]["code"]
     assert mismatch["stored"]["detail"] == "forged"
+
+
+def test_a_stored_total_edited_says_whose_total_and_both_values():
+    entries = _finished()
+    stored = _stored(entries, len(entries))
+    players = stored["score"]["players"]
+    right = [p["total"] for p in players]
+    players[1]["total"] += 7
+    (mismatch,) = audit.report(entries, "audited", [], stored)["mismatches"]
+    name = entries[0]["players"][1]
+    assert mismatch == {
+        "seq": len(entries), "what": "stored score", "seats": [1],
+        "stored": [right[0], right[1] + 7, right[2]], "recomputed": right,
+        "detail": f"{name}'s total is stored as {right[1] + 7}, recomputed {right[1]}",
+    }
+
+
+def test_a_stored_breakdown_edited_with_its_totals_kept_says_whose_breakdown():
+    entries = _finished()
+    stored = _stored(entries, len(entries))
+    stored["score"]["players"][2]["components"][0]["detail"] = "forged"
+    (mismatch,) = audit.report(entries, "audited", [], stored)["mismatches"]
+    assert mismatch["detail"] == (f"every total agrees, but the breakdown of"
+                                  f" {entries[0]['players'][2]} differs from the recomputed one")
+    assert mismatch["stored"] == mismatch["recomputed"] and mismatch["seats"] == []

@@ -1,6 +1,14 @@
 """Score breakdowns (docs/api.md): ranks with ties, lowest wins, the JSON shape."""
 
-from engine.scoring import Component, Score, SeatScore, by_seat
+from pathlib import Path
+
+import pytest
+
+from engine.games import GAMES
+from engine.scoring import Component, Score, SeatScore, by_seat, explained
+from engine.sentences import cited, folded, sentence
+from engine.spec import rule_of
+from tests.golden.generate import load
 
 
 def seat(n, *points, round=1):
@@ -62,3 +70,55 @@ def test_by_seat_groups_components_under_their_owners():
     a, b, c = (Component(x, x, 1, 1) for x in "abc")
     grouped = by_seat(3, [a, b, c], [2, 0, 2])
     assert grouped == (SeatScore(0, (b,)), SeatScore(1, ()), SeatScore(2, (a, c)))
+
+
+# -- what a breakdown explains: the rule of each component, the lines it cites (issue 38) -------
+
+GOLDEN = sorted((Path(__file__).parents[1] / "golden").rglob("*.json.gz"))
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.name if p.parent.name == "table"
+                                              else f"{p.parts[-3]}-{p.name}" for p in GOLDEN])
+def test_every_component_of_a_golden_game_names_the_rule_its_spec_declares(path):
+    golden = load(path)
+    game = GAMES[golden["entries"][0]["game"]]
+    said = explained(golden["score"], game.spec)
+    assert any(p["components"] for p in said["players"]), path
+    for player, was in zip(said["players"], golden["score"]["players"], strict=True):
+        for component, plain in zip(player["components"], was["components"], strict=True):
+            assert component == {**plain, "rule": component["rule"]}
+            assert component["rule"] and component["rule"] in game.spec.scoring.values(), (
+                f"{game.name} declares no rule for {component['label']!r}")
+
+
+def test_coloretto_says_which_colours_count_positive_and_its_scale():
+    rule = rule_of(GAMES["coloretto"].spec.scoring, "green")
+    assert "1/3/6/10/15/21" in rule and "3 colours worth most count positive" in rule
+    assert rule_of(GAMES["coloretto"].spec.scoring, "+2") == "Each +2 card scores 2."
+    nwnz = GAMES["keltis-nwnz"].spec.scoring
+    assert rule_of(nwnz, "wish-stone set G") == nwnz["wish-stone set *"]
+    assert rule_of(nwnz, "pawn big") == nwnz["pawn *"]
+    assert rule_of({}, "green") == ""
+
+
+def test_a_component_cites_the_lines_the_log_shows_each_saying_what_it_brought():
+    golden = load(next(p for p in GOLDEN if p.parts[-3:] == ("coloretto", "1", "3p.json.gz")))
+    entries, players = golden["entries"], golden["entries"][0]["players"]
+    spec, by_seq = GAMES["coloretto"].spec.to_json(), {e["seq"]: e for e in golden["entries"]}
+    shown = {e["seq"] for e in entries} - folded(entries)  # the lines `tablelog log` prints
+    starting = 0
+    for player in golden["score"]["players"]:
+        for component in player["components"]:
+            lines = cited(component, player["seat"], by_seq, players, spec)
+            assert len(lines) == len(component["events"])
+            for line, said in lines:
+                assert line in shown and by_seq[line]["type"] != "move-submitted"
+                if line == 1:
+                    starting += 1
+                    name = players[player["seat"]]
+                    assert said == f"{name}'s starting card: {component['label']}"
+                else:
+                    assert said == sentence(by_seq[line], players, by_seq, spec)
+                    # The card drawn, placed or taken (a joker counted in the colour's detail).
+                    assert component["label"] in said or "joker" in said
+    assert starting == 3  # one starting card a seat

@@ -10,6 +10,7 @@ import time
 import orjson
 import pytest
 
+from service.streams import FOLLOWERS, FOLLOWERS_RETRY_S, Followers
 from tests.api import create
 
 SSE = {"Accept": "text/event-stream"}
@@ -99,3 +100,26 @@ def test_following_needs_a_streaming_format(client):
     game = create(client)
     answer = client.get(game.url("/events?follow=1"), headers={"Accept": "application/json"})
     assert answer.status_code == 406 and answer.json["code"] == "not-acceptable"
+
+
+def test_past_its_places_a_follower_is_refused_and_a_closed_stream_gives_its_place_back(client):
+    """The places a web process keeps for followers (`service.server` puts them in the
+    environ); a stream closed before its first piece was read gives its place back too."""
+    game = create(client)
+    places = Followers(1)
+
+    def follow():
+        return client.get(game.url("/events?follow=1"), headers=SSE,
+                          environ_base={FOLLOWERS: places})
+
+    held = follow()
+    assert held.status_code == 200 and places.held == 1
+    refused = follow()
+    assert refused.status_code == 503 and refused.json["code"] == "followers-full"
+    assert refused.headers["Retry-After"] == FOLLOWERS_RETRY_S
+    held.close()
+    assert places.held == 0
+    again = follow()
+    assert again.status_code == 200 and places.held == 1
+    again.close()
+    assert places.held == 0

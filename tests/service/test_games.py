@@ -10,6 +10,7 @@ from freezegun import freeze_time
 
 from store import keys
 from tests.api import bearer, create
+from tests.conftest import ROOT
 
 
 def test_create_answers_the_contract_shape(client):
@@ -132,6 +133,18 @@ def test_list_newest_first_pages_back_in_time(client):
             break
     assert ids == [g.id for g in reversed(games)]
     assert client.get("/v1/games?order=random").json["code"] == "invalid-request"
+
+
+def test_the_list_is_oldest_first_unless_asked_newest_as_documented(client):
+    games = [create(client, players=["ova", "pim"], game="hermit") for _ in range(3)]
+    listed = {order: [g["id"] for g in client.get(f"/v1/games?player=ova{order}").json["games"]]
+              for order in ("", "&order=oldest", "&order=newest")}
+    assert listed[""] == listed["&order=oldest"] == [g.id for g in games]
+    assert listed["&order=newest"] == [g.id for g in reversed(games)]
+    row = next(line for line in (ROOT / "docs" / "api.md").read_text().splitlines()
+               if line.startswith("| `GET /v1/games` |"))
+    assert "`order` `oldest` (the default: oldest first" in row
+    assert "`newest` (newest first" in row
 
 
 def test_each_viewer_reads_its_own_view_and_once_the_game_is_over_the_tables(client):

@@ -9,6 +9,8 @@ import pytest
 
 from bench.played import replay
 from engine import log
+from engine.games import GAMES
+from engine.scoring import explained
 from service import create_app
 from tests.api import bearer, create
 from tests.service.test_openapi import Checked
@@ -51,7 +53,9 @@ def test_a_finished_game_is_stored_as_it_was_played_and_audits_clean(importing):
     assert served == document
     summary = importing.get("/v1/games/imp-whole").json
     assert (summary["status"], summary["seed"]) == ("finished", "imported")
-    assert importing.get("/v1/games/imp-whole/score").json == document["score"]
+    # The score answered is the replay's, each component with its rule (engine.scoring.explained).
+    assert importing.get("/v1/games/imp-whole/score").json == explained(
+        document["score"], GAMES[document["game"]].spec)
     assert summary["to_act"] == []
     audit = importing.post("/v1/games/imp-whole/audit?wait=10").json
     assert audit["ok"], audit["mismatches"]
@@ -162,6 +166,13 @@ def test_a_game_is_imported_under_its_own_id_only(importing):
     assert put(importing, document, "imp-other").json["code"] == "id-mismatch"
     braced = {**document, "id": "imp{own}"}
     assert put(importing, braced).json["code"] == "bad-game-id"
+
+
+def test_a_game_id_is_matched_whole_a_trailing_newline_included(importing):
+    document = {**replay("hermit", "newline", "imp-newline"), "id": "imp-newline\n"}
+    answer = put(importing, document, "imp-newline%0A")
+    assert (answer.status_code, answer.json["code"]) == (400, "bad-game-id")
+    assert importing.get("/v1/games/imp-newline%0A").status_code == 404
 
 
 def test_a_replay_naming_no_id_is_not_imported(importing):

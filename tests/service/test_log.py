@@ -7,6 +7,7 @@ import random
 import orjson
 
 from engine import log
+from engine.scoring import explained
 from tests.api import create
 
 
@@ -29,7 +30,8 @@ def test_a_whole_game_over_http_with_wait_ends_scored_and_reveals_the_seed(clien
     # The score served is the one the engine rebuilds from nothing but the served log and seed.
     rules = log.rules(events[0])
     final = log.state_at(rules, log.table_of(events[0], "replayed", []), events)
-    assert score == rules.score(final).to_json(summary["players"])
+    # (each component with the rule its title's spec declares for it).
+    assert score == explained(rules.score(final).to_json(summary["players"]), rules.spec)
 
 
 def test_the_hash_chain_of_served_events_verifies(client):
@@ -128,6 +130,20 @@ def test_a_replay_verifies_and_a_tampered_one_fails(client):
     wrong_seed = {**doc, "seed": "another"}
     assert client.post("/v1/replays/verify", json=wrong_seed).json["seed_ok"] is False
 
+
+
+def test_a_replay_whose_stored_score_alone_is_edited_says_whose_total_and_both_values(client):
+    doc = client.get(finished_game(client, "scored").url("/replay")).json
+    edited = copy.deepcopy(doc)
+    edited["score"]["players"][0]["total"] -= 4
+    report = client.post("/v1/replays/verify", json=edited).json
+    assert report["ok"] is False and report["hash_chain_ok"] and report["replay_ok"] is False
+    right = [p["total"] for p in doc["score"]["players"]]
+    name, total = doc["players"][0], right[0]
+    assert report["mismatches"] == [{
+        "seq": len(doc["entries"]), "what": "stored score", "seats": [0],
+        "stored": [total - 4, *right[1:]], "recomputed": right,
+        "detail": f"{name}'s total is stored as {total - 4}, recomputed {total}"}]
 
 
 def test_a_replay_holding_a_fraction_is_refused_as_malformed(client):

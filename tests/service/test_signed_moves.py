@@ -128,3 +128,33 @@ def test_keys_given_at_creation_are_checked(client):
     answer = client.post("/v1/games", json={"game": "coloretto", "players": list(PLAYERS[:3]),
                                             "public_keys": {"0": "A" * 43 + "x"}})
     assert answer.status_code == 400
+
+
+def test_what_a_seats_signature_leaves_to_the_table_is_what_the_readme_says(client, app, keyed):
+    """The table may still take back a keyed seat's signed move and abandon the game (and
+    claim its timeout): actions of the table's own, for no seat, which the README names as
+    what a signature does not stop, and which a verifier tells apart from the seat's moves."""
+    from tests.conftest import ROOT
+
+    game, privates = keyed
+    move = next(m["move"] for m in client.get(game.url("/legal-moves"),
+                                              headers=game.seat(0)).json["moves"])
+    signed = _signed(game, 0, privates[0], move, _version(client, game))
+    assert signed.status_code == 201, signed.json
+    back = client.post(game.url("/moves?wait=5"), json={"move": {"type": "takeback", "to": 1}},
+                       headers=game.table)
+    assert back.status_code == 201 and back.json["effects"][0]["type"] == "taken-back", back.json
+    ended = client.post(game.url("/moves?wait=5"), json={"move": {"type": "abandon"}},
+                        headers=game.table)
+    assert ended.status_code == 201, ended.json
+    replay = client.get(game.url("/replay")).json
+    tables = [e for e in replay["entries"] if e["type"] == "move-submitted"
+              and e["seat"] == "table"]
+    assert [e["move"]["type"] for e in tables] == ["takeback", "abandon"]
+    report = verify_replay(replay, app.extensions["keyring"].published)
+    assert report["ok"] and report["signatures_ok"], report["mismatches"]
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "can make a move for the seat." not in readme
+    for left_to_the_table in ("take back the seat's signed moves", "abandon the game",
+                              "claim the seat's timeout"):
+        assert left_to_the_table in readme

@@ -29,6 +29,15 @@ def test_make_runs_key_is_made_once_beside_the_data_and_kept(tmp_path):
     assert published["kid"] == ring.signer.kid and published["from"] is not None
 
 
+def test_the_command_make_run_calls_prints_the_key_file_and_no_warning(tmp_path):
+    # As `make run` calls it: warnings shown as they are by default (pytest's own filter,
+    # which makes them errors, is not the command's).
+    made = subprocess.run([sys.executable, "-W", "default", "-m", "service.signing", "create",
+                           str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (made.returncode, made.stdout, made.stderr) == (
+        0, f"{tmp_path / signing.KEY_FILE}\n", "")
+
+
 def test_a_rotation_keeps_every_earlier_key_published(tmp_path):
     _made(tmp_path, "create")
     first = signing.load({"SIGNING_KEY_FILE": str(tmp_path / signing.KEY_FILE)}).signer.kid

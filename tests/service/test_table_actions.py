@@ -149,12 +149,31 @@ def test_a_conceded_seat_is_played_by_the_service_to_the_end_and_ranks_last(clie
     assert ranked[1]["rank"] == 3 and ranked[1]["conceded"] is True
 
 
-def test_a_game_ends_when_all_but_one_seat_concede(client):
-    game = create(client, "sieben-siegel", ["a", "b", "c"])
+@pytest.mark.parametrize("title", sorted(SEATS))
+def test_a_game_ends_when_all_but_one_seat_concede_its_score_final(client, title):
+    game = create(client, title, ["a", "b", "c"])
+    game.play(random.Random(title), 2)
     assert game.move(0, {"type": "concede"}).status_code == 201
     assert game.move(2, {"type": "concede"}).status_code == 201
     summary = client.get(game.url()).json
     assert summary["status"] == "finished" and summary["seed"]
+    assert summary["to_act"] == []
+    assert client.get(game.url("/state"), headers=game.table).json["to_act"] == []
+    assert client.get(game.url("/legal-moves"), headers=game.table).json["moves"] == []
+    assert client.get(game.url("/score")).json["final"] is True
+
+
+def test_the_table_conceding_on_a_finished_game_is_told_it_is_finished(client):
+    game = create(client, "hermit", ["ann", "bob", "cid"])
+    assert _table(client, game, {"type": "concede"}, seat=0).status_code == 201
+    assert _table(client, game, {"type": "concede"}, seat=2).status_code == 201
+    for body in ({}, {"seat": 1}, {"seat": 7}):
+        answer = _table(client, game, {"type": "concede"}, **body)
+        assert answer.status_code == 409 and answer.json["code"] == "game-finished", answer.json
+    late = game.move(1, {"type": "concede"})
+    assert late.status_code == 409 and late.json["code"] == "game-finished"
+    anonymous = client.post(game.url("/moves"), json={"move": {"type": "concede"}})
+    assert anonymous.status_code == 401
 
 
 def test_an_abandoned_game_is_listed_as_such_reveals_its_seed_and_verifies(client):

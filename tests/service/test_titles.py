@@ -24,8 +24,10 @@ def test_a_title_says_which_way_it_ranks_and_what_its_names_hide(client):
     served = {spec["name"]: spec for spec in client.get("/v1/titles").json["titles"]}
     assert {name for name, spec in served.items() if spec["lowest_wins"]} == {
         "hermit", "sieben-siegel"}
-    assert served["hermit"]["cards"]["castle"] == {"rank": 7, "suits": ["suns", "knots"]}
-    assert served["hermit"]["cards"]["bard"] == {"rank": 10, "suits": ["suns"]}
+    assert served["hermit"]["cards"]["castle"] == {
+        "rank": 7, "suits": ["suns", "knots"], "personality": False}
+    assert served["hermit"]["cards"]["bard"] == {
+        "rank": 10, "suits": ["suns"], "personality": True}
 
 
 def test_seat_counts_and_options_are_refused_as_the_spec_declares(client):

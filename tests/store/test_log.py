@@ -106,13 +106,20 @@ def test_a_refused_append_ends_the_wait_sent_with_it_at_once(store):
     assert [e["seq"] for e in store.log.entries(game_id)] == [1]
 
 
-def test_no_submission_is_appended_to_a_game_that_is_over(store):
+@pytest.mark.parametrize("status", ["finished", "abandoned"])
+def test_nothing_is_appended_to_a_game_that_is_over(store, status):
+    """`game-finished` is a finished game's last entry: the commit that appends it sets the
+    status, and no append follows it, a verdict or a seat's key no more than a submission."""
     game_id = new_game(store)
-    store.projections.redis.hset(keys.game(game_id).proj, "status", "finished")
+    seq = submit(store, game_id).seq
+    store.projections.redis.hset(keys.game(game_id).proj, "status", status)
     assert submit(store, game_id).outcome == "finished"
-    # Its own verdicts (and the entry finishing it) are no submissions.
-    rejected = {"type": log.REJECTED, "of": 1, "seat": 0}
-    assert append(store, game_id, [rejected]).outcome == "ok"
+    rejected = {"type": log.REJECTED, "of": seq, "seat": 0}
+    assert append(store, game_id, [rejected], verdicts=[(seq, 0)]).outcome == "finished"
+    key = append(store, game_id, [log.seat_key(0, "k")], meta=(("keyed", "1"),))
+    assert key.outcome == "finished"
+    assert [e["seq"] for e in store.log.entries(game_id)] == [1, 2]
+    assert store.log.verdict(game_id, seq) is None
 
 
 def _counted(key: str, most: int, hit: bool = True) -> Count:

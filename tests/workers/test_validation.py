@@ -47,6 +47,28 @@ def kinds(store, game_id):
     return [e["type"] for e in store.log.entries(game_id)]
 
 
+def test_a_submission_landing_as_the_game_ends_is_judged_before_game_finished(store):
+    """A drain judged the table's abandon, and a move landed before its commit: its verdicts,
+    `game-finished` among them, are not chained again onto that move, which would then be
+    judged after `game-finished`; the game is judged again, that move with it."""
+    game_id = new_game(store, seed="ends")
+    abandon = submit(store, game_id, "table", {"type": "abandon"})
+    drain = Drain(store, worker="w")
+    reads = drain.read(Work([game_id]))
+    late = submit(store, game_id, 0, {"type": "draw"})
+    commit = Batch(store.redis)
+    turn = drain.judge(None, reads, commit)
+    commit.run()
+    drain.settle(turn)
+    assert turn.written == 0 and drain.again == [game_id]
+    assert kinds(store, game_id)[-1] == log.SUBMITTED
+    assert judge_pending(store, game_id) == 2
+    entries = store.log.entries(game_id)
+    assert [(e["type"], e.get("of")) for e in entries[-3:]] == [
+        (log.ACCEPTED, abandon), (log.REJECTED, late), (log.FINISHED, None)]
+    assert entries[-2]["code"] == "game-finished" and log.broken_links(entries) == []
+
+
 def test_pending_submissions_are_judged_in_one_batch(store):
     game_id = new_game(store)
     submit(store, game_id, 0, {"type": "draw"})

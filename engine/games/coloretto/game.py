@@ -83,6 +83,14 @@ SPEC = Spec(
         "deal-started": "deal {deal} begins; starting cards: {starting_cards:each};"
                         " {first_seat:seat} plays first",
     },
+    scoring={
+        "*": f"A colour scores by its number of cards, "
+             f"{'/'.join(map(str, _TABLE_POINTS[1:]))} for 1 to {len(_TABLE_POINTS) - 1}"
+             f" (more score no more): the {_POSITIVE_COLOURS} colours worth most count positive,"
+             " every other colour negative; each joker joins the colour where it scores best.",
+        PLUS_TWO: "Each +2 card scores 2.",
+    },
+    dealt="{seat:seat}'s starting card: {label}",
     recorded=True,
 )
 

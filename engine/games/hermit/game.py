@@ -31,7 +31,7 @@ from engine.game import (
     move_type,
     require_turn,
 )
-from engine.games.hermit.cards import CANONICAL, CARDS, SHARING, describe, rank_in
+from engine.games.hermit.cards import CANONICAL, CARDS, PERSONALITIES, SHARING, describe, rank_in
 from engine.games.hermit.facts import (
     GroupStarted,
     HandDealt,
@@ -41,7 +41,7 @@ from engine.games.hermit.facts import (
     QuartetTaken,
     StagecoachLaid,
 )
-from engine.games.hermit.scoring import Card, score_hand
+from engine.games.hermit.scoring import DEALT, RULES, Card, score_hand
 from engine.scoring import Component, Score, SeatScore
 from engine.simultaneous import Simultaneous
 from engine.spec import Field, Move, Option, Spec
@@ -58,7 +58,9 @@ SPEC = Spec(
     name="hermit",
     seats=(2, 5),
     # A card's name says neither its rank nor its suits: the faces the pages draw say both.
-    cards={c.name: {"rank": c.rank, "suits": c.suits} for c in CARDS.values()},
+    # A personality scores in a score pile: the pages mark it.
+    cards={c.name: {"rank": c.rank, "suits": c.suits, "personality": c.name in PERSONALITIES}
+           for c in CARDS.values()},
     options=(
         Option("target", "the score that ends the game (with two players: four hands)",
                default=66, kind="choice", choices=(66, 100), nullable=True, seats=(3, 4, 5),
@@ -95,6 +97,8 @@ SPEC = Spec(
                        " {house_party:seat}][; left in the groups: {discarded}]; the totals:"
                        " {totals:each}[; the game is over{?game_over}]",
     },
+    scoring=RULES,
+    dealt=DEALT,
 )
 _MOVE_KEYS = {
     kind: frozenset({"type", *fields})

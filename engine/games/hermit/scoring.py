@@ -16,6 +16,19 @@ from engine.frozen import frozen
 from engine.games.hermit.cards import CARDS, COMPANIES, CROWN, PERSONALITIES
 from engine.scoring import Component
 
+# The rule of each component, as the spec declares it (`engine.spec.Spec.scoring`), and what the
+# deal brings a component that cites it.
+RULES = {
+    "*": "Each personality card in a seat's score pile (or taken with the Stagecoach) scores its"
+         " rank, a crown personality 10 even when annulled; other cards score nothing; the"
+         " lowest total wins.",
+    "pleasant company *": "Pleasant Company: the four personalities of Moons, or of Suns, taken"
+                          " together score 0.",
+    "house party": "House Party: when one seat alone took personality cards, it scores none of"
+                   " them and the other seats share their points, rounded up.",
+}
+DEALT = "{label}: left over from the deal (the stagecoach with two players, the centre with five)"
+
 
 @frozen
 class Card:

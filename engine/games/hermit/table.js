@@ -51,20 +51,25 @@ function rankName(rank) {
   return { [ACE]: "ace", [CROWN]: "crown" }[rank] ?? String(rank);
 }
 
-/** A Decktet card: its rank (A for an Ace, C for a Crown) and its suits, then its name. */
+/** A Decktet card: its rank (A for an Ace, C for a Crown) and its suits, then its whole name
+ * ("chance meeting" on two lines rather than cut); a personality, which scores in a score pile,
+ * is starred. */
 export function face(code, spec) {
   const declared = spec && spec.cards[code];
   if (!declared) return { rank: code };
-  const { rank, suits } = declared;
-  return { class: "decktet", rank: { [ACE]: "A", [CROWN]: "C" }[rank] ?? String(rank),
-           marks: suits.map(suit), word: rank === ACE ? "ace" : code,
-           title: `${code}: ${rankName(rank)} of ${suits.join(" and ")}` };
+  const { rank, suits, personality } = declared;
+  return { class: `decktet${personality ? " personality" : ""}`,
+           rank: { [ACE]: "A", [CROWN]: "C" }[rank] ?? String(rank),
+           marks: suits.map(suit), word: rank === ACE ? "ace" : code.replaceAll("-", " "),
+           title: `${code}: ${rankName(rank)} of ${suits.join(" and ")}${personality ? ", a personality" : ""}` };
 }
 
 // One legend for the page's life, so that a redraw keeps it open or folded as the reader left it.
 const LEGEND = legend("the suits, and what the cards show",
   [...Object.keys(SUITS).map((s) => [suit(s), s]),
     [el("b", { text: "A · 2–9 · C" }), "the rank: Ace 1, 2 to 9, Crown 10 (0 beside its own Ace)"],
+    [el("span", { class: "card face decktet personality", text: "" }),
+      "★ a personality: in a score pile it scores its rank (a Crown 10, even annulled)"],
     [el("span", { class: "card face controls", text: "" }), "the card holding the group"]]);
 
 function group(g, index, ctx) {
@@ -83,7 +88,8 @@ function group(g, index, ctx) {
 
 export function draw(view, ctx) {
   const top = el("div", { class: "summary" },
-    count("hand", "/deal", view.deal), view.deals ? ` of ${view.deals}` : "",
+    // "round", the word of the score panel ("over 2 rounds"): a round is one deal of hands.
+    count("round", "/deal", view.deal), view.deals ? ` of ${view.deals}` : "",
     view.target ? el("span", {}, " · playing to ", shown("b", "/target", view.target)) : null,
     view.choosing ? el("span", {}, ` · choosing a ${view.choosing.move} card, waiting for `,
       view.choosing.waiting.map((s) => name(ctx, s)).join(", ")) : null);
@@ -98,7 +104,7 @@ export function draw(view, ctx) {
     view.set_aside.length ? section("set aside", {}, cardList(view.set_aside, "/set_aside", ctx)) : null);
   const players = view.piles.map((pile, s) => seatPanel(ctx, s,
     el("div", {}, count("cards in hand", `/hand_sizes/${s}`, view.hand_sizes[s]), " · ",
-      count("hands scored", `/totals/${s}`, view.totals[s])),
+      count("points from rounds scored", `/totals/${s}`, view.totals[s])),
     el("div", { class: "groups" }, indexed.filter(([g]) => g.controller === s)
       .map(([g, i]) => group(g, i, ctx))),
     el("div", {}, "score pile: ", cardList(pile, `/piles/${s}`, ctx))));

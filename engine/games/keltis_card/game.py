@@ -31,7 +31,7 @@ from engine.game import (
     move_type,
     require_turn,
 )
-from engine.games.keltis_card.scoring import score_tableau
+from engine.games.keltis_card.scoring import RULES, score_tableau
 from engine.games.keltis_card.state import (
     Discarded,
     Drew,
@@ -88,6 +88,7 @@ SPEC = Spec(
         "passed": "{seat:seat} passed",
         "game-over": "the game is over; the totals: {totals:each}",
     },
+    scoring=RULES,
 )
 
 

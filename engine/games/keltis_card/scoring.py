@@ -14,6 +14,23 @@ _ROW_POINTS = (0, -4, -3, -2, 1, 2, 3, 6, 7, 10)  # by cards in the row; 9 or mo
 _STONE_POINTS = (-4, -1, 0, 4, 6, 10)  # by stones held; 5 or more: 10
 
 
+def scale(points: tuple[int, ...], first: int, one: str, many: str) -> str:
+    """A table of points by count, said ("1 card -4, 2 cards -3, ..., 9 or more cards 10")."""
+    said = [f"{n} {one if n == 1 else many} {p}" for n, p in enumerate(points) if n >= first]
+    said[-1] = f"{len(points) - 1} or more {many} {points[-1]}"
+    return ", ".join(said)
+
+
+# The rule of each component, as the spec declares it (`engine.spec.Spec.scoring`).
+RULES = {
+    "*": "A colour row scores by its number of cards, whatever their values: "
+         f"{scale(_ROW_POINTS, 1, 'card', 'cards')}.",
+    "point cards": "Each point card laid in the point row scores 1.",
+    "wish stones": "Wish stones score by how many a seat took: "
+                   f"{scale(_STONE_POINTS, 0, 'stone', 'stones')}.",
+}
+
+
 def row_points(cards: int) -> int:
     return _ROW_POINTS[min(cards, len(_ROW_POINTS) - 1)]
 

@@ -1,6 +1,6 @@
 // Keltis card game: each player's five rows with their direction, the discard piles, the
 // deck, the wish stones and the point cards.
-import { back, cardList, count, el, hand, offer, section, seatPanel, shown } from "/static/js/dom.js";
+import { back, cardList, count, el, hand, offer, pile, section, seatPanel, shown } from "/static/js/dom.js";
 import { COLOUR_NAMES, colourCard, legend, sample } from "/static/js/faces.js";
 
 const ROWS = ["R", "Y", "G", "B", "V"];
@@ -35,10 +35,8 @@ export function draw(view, ctx) {
   const piles = section("discard piles", { class: "piles" },
     offer(el("div", { class: "pile" }, el("span", { class: "label", text: "deck" }),
       back(view.deck_size, "/deck_size")), ctx, "deck"),
-    Object.entries(view.discards).map(([pile, cards]) => offer(
-      el("div", { class: "pile", "aria-label": `${NAMES[pile]} discards` },
-        el("span", { class: "label", text: NAMES[pile] }),
-        cardList(cards, `/discards/${pile}`, ctx)), ctx, `pile:${pile}`)));
+    Object.entries(view.discards).map(([colour, cards]) => pile(NAMES[colour], cards,
+      `/discards/${colour}`, ctx, `pile:${colour}`, { "aria-label": `${NAMES[colour]} discards` })));
   const stones = section("wish stones in the supply", {},
     cardList(view.wish_stones, "/wish_stones", ctx));
   const seats = view.seats.map((seat, s) => seatPanel(ctx, s,

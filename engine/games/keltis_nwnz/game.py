@@ -32,7 +32,7 @@ from engine.game import (
     require_turn,
 )
 from engine.games.keltis_nwnz.board import COLOUR_NAMES, COLOURS, Board, stand_in
-from engine.games.keltis_nwnz.scoring import score_player
+from engine.games.keltis_nwnz.scoring import RULES, score_player
 from engine.games.keltis_nwnz.state import (
     CLOVER,
     CLOVER_DUE,
@@ -98,6 +98,7 @@ SPEC = Spec(
                        " act on{?idle}]",
         "game-ended": "the game is over, ended by the {reason:words}",
     },
+    scoring=RULES,
 )
 
 

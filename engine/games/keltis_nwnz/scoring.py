@@ -16,6 +16,18 @@ _SET_SIZE = 3
 _SET_POINTS = 10
 
 
+# The rule of each component, as the spec declares it (`engine.spec.Spec.scoring`).
+RULES = {
+    "pawn *": "Each pawn scores the value of the cell it ends on, negative values too (the big"
+              " pawn doubles it; on the start stone 0).",
+    "point tiles": "A point tile scores its points when a pawn lands on its cell, during play.",
+    "wish-stone colours": "Wish stones score by their number of different colours: "
+                          + ", ".join(f"{n} {p}" for n, p in enumerate(_COLOURS_POINTS)) + ".",
+    "wish-stone set *": f"Each colour held {_SET_SIZE} times or more scores {_SET_POINTS} more"
+                        " (its stones count for their colours too).",
+}
+
+
 def stone_points(colours: int) -> int:
     """-4/-3/2/3/6/10 for 0..5 different wish-stone colours."""
     return _COLOURS_POINTS[colours]

@@ -1,6 +1,6 @@
 // Keltis "Neue Wege, neue Ziele": the board (from GET /v1/boards/keltis-nwnz) as SVG with every
 // pawn, tile and stack, and each player's display, hand size and wish stones.
-import { back, cardList, count, el, name, offer, section, seatPanel, shown, shownSvg, svg } from "/static/js/dom.js";
+import { back, cardList, count, el, name, offer, pile, section, seatPanel, shown, shownSvg, svg } from "/static/js/dom.js";
 import { COLOUR_NAMES, colourCard, legend } from "/static/js/faces.js";
 
 // Cells of a row stand two columns apart: 44 units a column keeps the board narrow enough that,
@@ -176,9 +176,8 @@ export function draw(view, ctx) {
   const piles = section("draw and discard piles", { class: "piles" },
     offer(el("div", { class: "pile" }, el("span", { class: "label", text: "deck" }),
       back(view.deck_size, "/deck_size")), ctx, "deck"),
-    Object.entries(view.discards).map(([pile, cards]) => offer(
-      el("div", { class: "pile" }, el("span", { class: "label", text: COLOUR_NAMES[pile] }),
-        cardList(cards, `/discards/${pile}`, ctx)), ctx, `pile:${pile}`)));
+    Object.entries(view.discards).map(([colour, cards]) => pile(COLOUR_NAMES[colour], cards,
+      `/discards/${colour}`, ctx, `pile:${colour}`, { "aria-label": `${COLOUR_NAMES[colour]} discards` })));
   const players = view.players.map((p) => seatPanel(ctx, p.seat,
     el("div", { class: "pawn-key" }, icon(pawnMark(p.seat, "s1"), 16, 16),
       ` ${SEAT_COLOUR_NAMES[p.seat]} pawns`),

@@ -31,7 +31,7 @@ from engine.game import (
     require_turn,
 )
 from engine.games.sieben_siegel import seals as sealing
-from engine.games.sieben_siegel.scoring import round_components
+from engine.games.sieben_siegel.scoring import RULES, round_components
 from engine.games.sieben_siegel.state import (
     BLACK,
     COLOUR_SEALS,
@@ -109,6 +109,7 @@ SPEC = Spec(
         "seal-choice": "{seat:seat} holds several fitting seals ({seals}) and returns one",
         "round-scored": "round {round} is scored: {points:each}",
     },
+    scoring=RULES,
 )
 
 

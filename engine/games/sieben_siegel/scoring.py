@@ -13,6 +13,16 @@ from engine.scoring import Component
 _POINTS = {**{kind: 2 for kind in SEALS}, BLACK: 3, WHITE: 4}
 
 
+# The rule of each component, as the spec declares it (`engine.spec.Spec.scoring`).
+RULES = {
+    "*": f"Each seal left at a round's end is penalty points: a coloured seal {_POINTS[SEALS[0]]},"
+         f" a black seal {_POINTS[BLACK]}, a white seal {_POINTS[WHITE]}; the lowest total wins.",
+    "no seals": "A seat with no seal left at a round's end scores 0.",
+    "saboteur": f"The saboteur scores {SABOTEUR_BASE} (or the option saboteur_max) less one for"
+                " each black seal the other seats hold, never below 0.",
+}
+
+
 def round_components(state: State) -> tuple[tuple[Component, ...], ...]:
     """Per seat, the components of the round `state` is in (as things stand)."""
     out = []

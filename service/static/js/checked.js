@@ -44,13 +44,24 @@ function receiptsSaid(c) {
     `the replay differs from what the server signed at entry ${first && first.seq}`);
 }
 
-/** Draw the check `c` into `container`; `go(seq)` steps to an entry. */
-export function drawChecked(container, c, go) {
-  const first = c.mismatches[0];
-  const said = c.ok ? "✔ checked in this browser, asking the server nothing: nothing fails"
-    : `✘ checked in this browser: entry ${first.seq} fails (${first.what})`;
+/** What a mismatch is, with its detail when it has one. */
+function why(m) {
+  return m.detail ? `${m.what}: ${m.detail}` : m.what;
+}
+
+/** Draw the check `c` into `container`; `go(seq)` steps to an entry. `report` is the server's
+ *  of the same replay, when there is one (a file opened on /replay): what its re-judging finds
+ *  that no check here can (a verdict, a stored score) fails this one too, so that the page
+ *  says one verdict. */
+export function drawChecked(container, c, go, report = null) {
+  const judged = report ? report.mismatches.filter((m) => !c.mismatches.some((k) => k.seq === m.seq && k.what === m.what)) : [];
+  const ok = c.ok && !judged.length;
+  const first = c.mismatches[0] || judged[0];
+  const said = !c.ok ? `✘ checked in this browser: entry ${first.seq} fails (${why(first)})`
+    : judged.length ? `✘ does not check out: entry ${first.seq} fails (${why(first)}), found by the server re-judging it; the hash chain, signatures, head and receipts below hold as checked in this browser`
+      : "✔ checked in this browser, asking the server nothing: nothing fails";
   container.replaceChildren(el("div", {},
-    el("p", { class: `overall ${c.ok ? "good" : "bad"}`, id: "checked-ok", "data-ok": String(c.ok),
+    el("p", { class: `overall ${ok ? "good" : "bad"}`, id: "checked-ok", "data-ok": String(ok),
               "data-first": first ? first.seq : "" }, said),
     el("ul", {},
       el("li", { "data-checked": "chain" }, "hash chain: ", chainSaid(c)),

@@ -118,6 +118,13 @@ export function cardList(codes, path, ctx, target = () => null) {
     (codes || []).map((code, i) => card(code, `${path}/${i}`, ctx, target(code, i))));
 }
 
+/** A pile on the table under its name, so that a name is never read as its neighbour's: an empty
+ * pile shows an empty place, not nothing. `target` makes the whole pile a place to click. */
+export function pile(label, codes, path, ctx, target, attrs = {}) {
+  return offer(el("div", { ...attrs, class: "pile" }, el("span", { class: "label", text: label }),
+    codes.length ? cardList(codes, path, ctx) : el("span", { class: "card empty", text: "empty" })), ctx, target);
+}
+
 export function hand(view, ctx, target) {
   if (!view.you || !view.you.hand) return null;
   return section("your hand", { class: "hand" }, cardList(view.you.hand, "/you/hand", ctx, target));

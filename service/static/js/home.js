@@ -11,14 +11,20 @@ const $ = (id) => document.getElementById(id);
 let cursor = null;
 let specs = {};
 
+/** A cell under its column's heading; on a phone, where the list has no header row, it says
+ * its heading itself ("log entries: 10", tablelog.css). */
+function cell(field, attrs, ...children) {
+  return el("td", { ...attrs, "data-field": field }, ...children);
+}
+
 function row(game) {
   return el("tr", { "data-id": game.id },
-    el("td", { class: "game-id" }, el("a", { href: `/games/${encodeURIComponent(game.id)}`, text: game.id })),
-    el("td", { text: game.game }),
-    el("td", { text: game.players.join(", ") }),
-    el("td", { text: game.status }),
-    el("td", { text: game.version }),
-    el("td", {}, el("time", { datetime: game.created_at, text: game.created_at.replace("T", " ").slice(0, 19) })));
+    cell("id", { class: "game-id" }, el("a", { href: `/games/${encodeURIComponent(game.id)}`, text: game.id })),
+    cell("game", {}, game.game),
+    cell("players", {}, game.players.join(", ")),
+    cell("status", {}, game.status),
+    cell("log entries", {}, String(game.version)),
+    cell("created", {}, el("time", { datetime: game.created_at, text: game.created_at.replace("T", " ").slice(0, 19) })));
 }
 
 async function list(more = false) {

@@ -9,6 +9,16 @@ function defaultFor(option, seats) {
   return option.defaults[String(seats)] ?? option.default;
 }
 
+// An option's name read as words, the unit its name ends in spelled out
+// (`turn_limit_s`: "turn limit (seconds)").
+const UNITS = { s: "seconds", ms: "milliseconds" };
+
+function label(name) {
+  const words = name.split("_");
+  const unit = words.length > 1 ? UNITS[words.at(-1)] : undefined;
+  return unit ? `${words.slice(0, -1).join(" ")} (${unit})` : words.join(" ");
+}
+
 function field(option) {
   const id = `option-${option.name}`;
   // Once changed by hand, a field keeps its value when the player count changes.
@@ -24,7 +34,7 @@ function field(option) {
     input = el("select", attrs, open, option.choices.map((c) => el("option", { value: JSON.stringify(c), text: String(c) })));
   }
   return el("div", { class: "option" },
-    el("label", { for: id }, `${option.name.replaceAll("_", " ")} `, input),
+    el("label", { for: id }, `${label(option.name)} `, input),
     el("small", { class: "about" }, option.about,
       option.kind === "int" ? ` (${option.low} to ${option.high})` : ""));
 }

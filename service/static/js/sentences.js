@@ -126,3 +126,28 @@ export function sentence(entry, players, bySeq, spec) {
       return [name, entry.type.replace(/-/g, " ")].filter(Boolean).join(" ");
   }
 }
+
+/** Each accepted submission among `entries` to its verdict's seq: the line the log shows it on. */
+export function verdictLines(entries) {
+  return new Map([...entries].filter((e) => e.type === "move-accepted").map((e) => [e.of, e.seq]));
+}
+
+/** The lines of the log a score component's `events` stand for, each with what it brings the
+ *  component (engine.sentences.cited, the same rule): a submission as its verdict's line, the
+ *  setup (entry 1) as the spec's `dealt` says ("ann's starting card: green"). `lines` is
+ *  `verdictLines` of the log in `bySeq`. */
+export function cited(component, seat, bySeq, players, spec, lines = verdictLines(bySeq.values())) {
+  const out = new Map();
+  for (const event of component.events || []) {
+    const line = lines.get(event) ?? event;
+    const entry = bySeq.get(line);
+    if (out.has(line) || !entry) {
+      if (!out.has(line)) out.set(line, "");
+      continue;
+    }
+    const dealt = entry.type === "game-created" && spec ? spec.dealt : null;
+    const said = dealt ? render(dealt, { seat, label: component.label }, players) : null;
+    out.set(line, said || sentence(entry, players, bySeq, spec));
+  }
+  return [...out].sort((a, b) => a[0] - b[0]);
+}

@@ -18,7 +18,7 @@ const LISTED = 40;
 // What the page knows; `window.tablelog` exposes the timings the browser tests print.
 const page = {
   source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
-  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], scoreKept: false,
+  entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], seen: null,
   legal: null, targets: new Map(), listed: [], live: null, undone: new Set(), signing: null,
   document: null, givenKeys: null,
 };
@@ -173,7 +173,7 @@ function go(at) {
   window.tablelog.redraws.push(performance.now() - started);
   window.tablelog.version = version();
   actions.shown(page.bySeq.get(page.at), page.undone);
-  if (!page.scoreKept) scheduleScore(step);
+  scheduleScore(step);
 }
 
 function drawTable(step) {
@@ -260,17 +260,30 @@ function highlight() {
   }
 }
 
-function mark(events) {
-  for (const seq of page.marked) $(`e${seq}`)?.classList.remove("marked");
+/** A score component clicked: its lines are marked in the log, each with what it brought where
+ * its own words do not say it (the setup's: "ann's starting card: pink"), and the log is scrolled
+ * to the first of them (clicked again, to the next). The table stays at the step it shows, so the
+ * score, the seats' totals and the table all say one step; a marked line, clicked, takes them all
+ * there. */
+function mark(events, cited = []) {
+  const again = events.length && events.join() === page.marked.join();
+  for (const seq of page.marked) $(`e${seq}`)?.classList.remove("marked", "seen");
+  for (const note of $("log").querySelectorAll(".brought")) note.remove();
+  const seen = again ? events[(events.indexOf(page.seen) + 1) % events.length] : events[0];
   page.marked = events;
+  page.seen = seen;
   for (const seq of events) $(`e${seq}`)?.classList.add("marked");
-  if (!events.length) return;
-  const next = events.find((seq) => seq > page.at);
-  // The panel keeps the score whose component was clicked: at an entry before the component
-  // was complete it would be redrawn without it, and the next click would find it gone.
-  page.scoreKept = true;
-  go(events.includes(page.at) && next ? next : events[0]);
-  page.scoreKept = false;
+  for (const [seq, said] of cited) {
+    const line = $(`e${seq}`);
+    if (line && said && line.querySelector(".said").textContent !== said) {
+      line.querySelector(".said").after(el("small", { class: "brought", text: ` · ${said}` }));
+    }
+  }
+  const item = $(`e${seen}`);
+  if (!item) return;
+  item.classList.add("seen");
+  // In the middle of the log's box, and of the window (clear of the timeline kept at its top).
+  item.scrollIntoView({ block: "center" });
 }
 
 // -- the score -------------------------------------------------------------------------------
@@ -279,7 +292,7 @@ let scoreTimer = null;
 
 /** The panel says which step its score is of: until a step's score comes, the last one stays. */
 function showScore(score, at) {
-  drawScore($("score"), score, mark, page.spec);
+  drawScore($("score"), score, mark, page.spec, { bySeq: page.bySeq, players: page.summary.players });
   $("score").dataset.at = at;
   seatScores(score);
 }
@@ -565,10 +578,12 @@ async function openFile(file) {
   say("");
   await load(source);
   drawReport($("report"), report, page.summary.players, go);
+  // One verdict on the page: the browser's check says what the server's re-judging found too.
+  if (checked) drawChecked($("checked"), checked, go, report);
   // The log is drawn afresh by load: the entries the browser's check flagged are marked again.
   for (const m of [...report.mismatches, ...(checked ? checked.mismatches : [])]) $(`e${m.seq}`)?.classList.add("broken");
   if (report.mismatches.length) {
-    say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.what})`).join(", ")}`, "error");
+    say(`this replay does not check out: ${report.mismatches.map((m) => `entry ${m.seq} (${m.detail ? `${m.what}: ${m.detail}` : m.what})`).join(", ")}`, "error");
   } else if (!report.ok) {
     // Nothing fails; what cannot be told yet is said with the server's own reason.
     const why = source.unbuilt ? `${source.unbuilt.message} (${source.unbuilt.code})` : "see the report";

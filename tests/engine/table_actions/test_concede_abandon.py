@@ -50,6 +50,22 @@ def test_the_game_ends_when_one_seat_is_left_playing():
     assert table.post(1, {"type": "concede"})["code"] == "game-finished"
 
 
+@pytest.mark.parametrize("title", ["coloretto", "hermit", "keltis-card", "keltis-nwnz",
+                                   "sieben-siegel"])
+def test_a_game_one_seat_is_left_playing_is_over_its_score_final_and_nobody_to_act(title):
+    table = Sitting(title, 3, {"turn_limit_s": 600})
+    table.play(random.Random(7), 3)
+    table.post(0, {"type": "concede"})
+    table.wait(5)
+    table.post(2, {"type": "concede"})
+    game, state = table.game, table.state
+    assert game.status(state) == "finished"
+    assert game.score(state).to_json()["final"] is True
+    assert game.to_act(state) == ()
+    assert all(game.legal_moves(state, s) == () for s in range(3))
+    assert all(since == -1 for since in game.view(state, TABLE)["table"]["clock"]["since"])
+
+
 @pytest.mark.parametrize("seat, code", [(TABLE, "seat-required"), (1, "seat-conceded")])
 def test_a_concession_is_a_seats_once(seat, code):
     table = Sitting("hermit", 3)
