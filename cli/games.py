@@ -67,12 +67,15 @@ def _listing(found: list[dict[str, Any]]) -> Table | str:
 @click.option("--deck", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The deck as dealt at a real table: a JSON list of cards (top first), a "
                    "list of such lists for several deals, or card codes separated by spaces.")
+@click.option("--recorded", is_flag=True,
+              help="Cards dealt at a real table: nothing is dealt here; the table names the "
+                   "setup (`tablelog setup`) and each card as it comes into view.")
 @click.option("--sign", "signing", multiple=True, type=click.IntRange(min=0), metavar="SEAT",
               help="A seat that signs its moves (repeatable): its key pair is made here, its "
                    "private key kept beside its token.")
 @with_session
 def new(session: Session, title: str, players: tuple[str, ...], options: tuple[str, ...],
-        seed: str | None, deck: Path | None, signing: tuple[int, ...]) -> None:
+        seed: str | None, deck: Path | None, recorded: bool, signing: tuple[int, ...]) -> None:
     """Create a game of a title the server plays (`GET /v1/titles`); print each seat's link and
     token once and keep the tokens (and the private keys of the seats that sign)."""
     known(session.client(), title)
@@ -83,6 +86,8 @@ def new(session: Session, title: str, players: tuple[str, ...], options: tuple[s
         body["public_keys"] = {str(seat): public for seat, (_, public) in pairs.items()}
     if seed is not None:
         body["seed"] = seed
+    if recorded:
+        body["deal"] = "recorded"
     if deck is not None:
         body.update(_deck(deck))
     created = session.client().post("/v1/games", body)
@@ -116,8 +121,12 @@ def _deck(path: Path) -> dict[str, Any]:
 def _welcome(console: Console, url: str, created: dict[str, Any], kept: Path) -> None:
     # Plain lines, never wrapped or cut: a link or token must survive copying whole.
     say = functools.partial(console.print, soft_wrap=True)
-    say(f"{created['game']} game {created['id']} created; "
-        f"seed commitment {created['seed_commitment']}.")
+    if created.get("deal") == "recorded":
+        say(f"{created['game']} game {created['id']} created, recorded at the table: name its"
+            f" setup with `tablelog setup {created['id']} JSON`, then each card as it is seen.")
+    else:
+        say(f"{created['game']} game {created['id']} created; "
+            f"seed commitment {created['seed_commitment']}.")
     say("Each seat's link and token, shown only once:")
     link = f"{url}/games/{created['id']}#seat="
     for seat in created["seats"]:

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import click
 
-from cli import backups, games, playing, replays, scoring, table_actions, transfer, viewing
+from cli import (
+    backups,
+    games,
+    playing,
+    recording,
+    replays,
+    scoring,
+    table_actions,
+    transfer,
+    viewing,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,7 +28,8 @@ def main() -> None:
 
 
 for command in (games.games, games.new, viewing.show, playing.moves, playing.play, playing.key,
-                viewing.watch, viewing.log, scoring.score, replays.replay, replays.verify,
+                recording.setup, viewing.watch, viewing.log, scoring.score, replays.replay,
+                replays.verify,
                 table_actions.takeback, table_actions.accept, table_actions.decline,
                 table_actions.concede, table_actions.abandon, table_actions.claim_timeout,
                 scoring.audit, transfer.export, transfer.import_, backups.backup,

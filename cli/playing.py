@@ -69,12 +69,18 @@ def _listing(console: Console, found: list[dict[str, Any]], players: list[str],
 @click.argument("game")
 @click.argument("move", metavar="NUMBER|JSON")
 @seat_option
+@click.option("--card", help="The card the move brings into view, as seen at a real table "
+                             "(a recorded game's draw): added to the move as its \"card\".")
 @with_session
-def play(session: Session, game: str, move: str, seat: int | None) -> None:
+def play(session: Session, game: str, move: str, seat: int | None, card: str | None) -> None:
     """Post a move to GAME and print its verdict: a number from `tablelog moves`, or the move
-    as JSON, e.g. '{"type": "take", "row": 1}'. Exit code 1 when the move is rejected."""
+    as JSON, e.g. '{"type": "take", "row": 1}' (or '{"type": "draw"}' --card pink in a game
+    recorded at a real table). Exit code 1 when the move is rejected."""
     client = session.client(game, seat)
-    submit(session, client, game, _submission(client, game, move, seat))
+    body = _submission(client, game, move, seat)
+    if card is not None:
+        body = {**body, "move": {**body["move"], "card": card}}
+    submit(session, client, game, body)
 
 
 def submit(session: Session, client: Client, game: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -154,15 +160,22 @@ def _submission(client: Client, game: str, move: str, seat: int | None) -> dict[
         chosen = legal["moves"][number - 1]
         # Posted only if the game is still where the list was taken.
         return {**chosen, "expected_version": legal["version"]}
-    try:
-        parsed = json.loads(move)
-    except ValueError:
-        raise Failure(f"A move is a number from `tablelog moves` or JSON, not {move!r}.") from None
-    if not isinstance(parsed, dict):
-        raise Failure("A move written as JSON is an object, such as '{\"type\": \"draw\"}'.")
+    parsed = json_object(move, "A move is a number from `tablelog moves` or JSON",
+                         "A move written as JSON is an object, such as '{\"type\": \"draw\"}'.")
     if seat is None and parsed.get("type") in FOR_NONE:
         return {"move": parsed}  # the table's own action, or the seat's whose token this is
     return {"move": parsed, "seat": _acting(client, game, seat)}
+
+
+def json_object(text: str, what: str, not_object: str) -> dict[str, Any]:
+    """`text` read as a JSON object, else a Failure saying `what` it should be."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        raise Failure(f"{what}, not {text!r}.") from None
+    if not isinstance(parsed, dict):
+        raise Failure(not_object)
+    return parsed
 
 
 def still_running(client: Client, game: str) -> None:

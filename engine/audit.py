@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine import codec, log, signatures
+from engine.recorded import is_recorded
 from engine.scoring import explained
 from engine.spec import rule_of
 from engine.visibility import is_redacted
@@ -55,8 +56,10 @@ def rebuilt(
         mismatches.append({"seq": 1, "what": "game-created entry missing"})
         return _report(False, None, False, mismatches, [], redacted), None
     game = log.rules(created)
-    seed_ok = _seed_ok(created, entries, seed, decks, mismatches)
-    if seed is None and not decks:
+    recorded = is_recorded(created)
+    # A recorded game has no seed to check: every card in it is in its entries, re-judged.
+    seed_ok = None if recorded else _seed_ok(created, entries, seed, decks, mismatches)
+    if seed is None and not decks and not recorded:
         return _report(chain_ok, seed_ok, None, mismatches, [], redacted), None
 
     table = log.table_of(created, seed or "", decks or [], choices)
@@ -251,6 +254,8 @@ def replay_secret(document: Mapping[str, Any]) -> Secret:
         revealed = [e for e in document["entries"] if e.get("type") == log.FINISHED]
         return Secret(seed, (revealed[-1].get("decks") if revealed else None) or [], {})
     deal = document.get("deal") or {}
+    if not isinstance(deal, Mapping):  # "recorded": nothing was dealt but what the log names
+        return Secret(None, [], {})
     return Secret(None, deal.get("decks") or [], deal.get("choices") or {})
 
 

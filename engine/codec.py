@@ -23,6 +23,13 @@ from typing import Any
 
 Convert = Callable[[Any], Any] | None  # None: the JSON value is the value itself
 
+# The metadata of a field added to a state after states of its kind were stored:
+# `field(default=..., metadata=LATER)`. While it holds its default it is left out of the JSON,
+# and a JSON object without it decodes to the default: the states stored before it decode, and
+# the states that never use it (a seeded game's, beside a recorded one's) encode byte for byte
+# as before, so audits comparing stored states with rebuilt ones still agree.
+LATER = {"later": True}
+
 _PLAIN = (str, int, bool, type(None))
 
 
@@ -104,18 +111,35 @@ class _Writer:
         fields = dataclasses.fields(kind)
         self.within.append(kind)
         if self.encoding:
-            items = [f"{f.name!r}: {self.expression(hints[f.name], f'{value}.{f.name}')}"
-                     for f in fields]
+            items = [self.item(f, hints[f.name], value) for f in fields]
             made = f"{{{', '.join(items)}}}"
         else:
             # Positionally, in field order, unless a field can only be named.
             named = any(f.kw_only for f in fields)
-            arguments = [f"{f.name + '=' if named else ''}"
-                         f"{self.expression(hints[f.name], f'{value}[{f.name!r}]')}"
+            arguments = [f"{f.name + '=' if named else ''}{self.argument(f, hints[f.name], value)}"
                          for f in fields]
             made = f"{self.bind(kind)}({', '.join(arguments)})"
         self.within.pop()
         return made
+
+    def item(self, f: dataclasses.Field, kind: Any, value: str) -> str:
+        """A field's entry in the dict display; a later field's only when not its default."""
+        encoded = self.expression(kind, f"{value}.{f.name}")
+        if not f.metadata.get("later"):
+            return f"{f.name!r}: {encoded}"
+        default = self.bind(f.default)
+        return f"**({{}} if {value}.{f.name} == {default} else {{{f.name!r}: {encoded}}})"
+
+    def argument(self, f: dataclasses.Field, kind: Any, value: str) -> str:
+        """A field's decoded value; a later field's default when the JSON lacks it."""
+        if not f.metadata.get("later"):
+            return self.expression(kind, f"{value}[{f.name!r}]")
+        inner = self.expression(kind, "x")
+        default = self.bind(f.default)
+        if inner == "x":
+            return f"{value}.get({f.name!r}, {default})"
+        convert = self.bind(eval(f"lambda x: {inner}", self.names))
+        return f"({default} if {f.name!r} not in {value} else {convert}({value}[{f.name!r}]))"
 
     def each(self, kind: Any, source: str) -> str:
         """Every item (of type `kind`) of `source` converted, into a list to encode, into a

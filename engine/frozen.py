@@ -8,7 +8,9 @@ the dataclass machinery cost more than the rules themselves:
   refusal of assignments, `dataclasses.fields`) is the dataclass's own;
 - `dataclasses.replace` re-reads every field and runs that `__init__`: `replace` copies the
   fields and applies the changes, and still refuses unknown field names.
-Both rely on the engine's values holding nothing but their fields (no `__post_init__`, no
+A field added later (`engine.codec.LATER`) is kept out of `__dict__` while it holds its default;
+once `replace` sets it, it is never set back to the default. Both rely on the engine's values
+holding nothing but their fields (no `__post_init__`, no
 `init=False` or keyword-only field, no cached property): `@frozen` refuses a class that does not.
 """
 
@@ -51,12 +53,21 @@ def _init(cls: type) -> Any:
         f"def __init__(self, {', '.join(params)}):",
         *made,
         "    instance_fields = self.__dict__",
-        *(f"    instance_fields[{f.name!r}] = {f.name}" for f in fields),
+        *(_set_field(f) for f in fields),
     ])
     exec(source, defaults)  # as dataclasses makes its methods: code written for the fields
     init = defaults["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
+
+
+def _set_field(f: dataclasses.Field) -> str:
+    """The line of `__init__` that stores a field. A field added later (`engine.codec.LATER`)
+    is stored only when it is not its default, which the class then answers: orjson writes a
+    value's `__dict__`, so a stored state holds the field only where it is used."""
+    if f.metadata.get("later"):
+        return f"    if {f.name} != _default_{f.name}: instance_fields[{f.name!r}] = {f.name}"
+    return f"    instance_fields[{f.name!r}] = {f.name}"
 
 
 # A changed value is made around the merged fields, without running `__init__`.
@@ -70,8 +81,9 @@ def replace(value: T, **changes: Any) -> T:
     # An unknown name is a new key: told by the count, not by comparing the names every time.
     if len(fields) != len(old):
         kind = type(value)
-        unknown = sorted(changes.keys() - _field_set(kind))[0]
-        raise TypeError(f"{kind.__name__} has no field {unknown!r}")
+        unknown = sorted(changes.keys() - _field_set(kind))
+        if unknown:  # else a later field (engine.codec.LATER) was set: it is kept from then on
+            raise TypeError(f"{kind.__name__} has no field {unknown[0]!r}")
     fresh = _new(type(value))
     _set(fresh, "__dict__", fields)
     return fresh

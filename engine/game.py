@@ -111,7 +111,8 @@ def require_turn(seat: int, turn: int) -> None:
 
 @frozen
 class Table:
-    """What every deal of a game is made from: seat count, options, the seed and explicit decks.
+    """What every deal of a game is made from: seat count, options, the seed and explicit decks
+    (or, in a recorded game, nothing but the table's word).
 
     The seed is secret until the game ends; it lives here so that later deals of a match can be
     shuffled from it, and no view ever shows it.
@@ -123,6 +124,9 @@ class Table:
     decks: tuple[tuple[str, ...], ...] = ()
     # What the seed chose besides the decks, when a replay shows them instead of the seed.
     choices: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    # A deal recorded at a real table (`engine.recorded`): nothing is dealt from the seed, and
+    # each card enters the game when the table names it.
+    recorded: bool = field(default=False, metadata=codec.LATER)
 
     def deck(self, deal: int, canonical: tuple[str, ...]) -> tuple[str, ...]:
         """The deck of deal `deal` (1-based), top card first: explicit if given, else shuffled."""
@@ -252,6 +256,18 @@ class Game:
     def board(self) -> dict[str, Any] | None:
         """The game's board as data for clients to draw, or None for games without one."""
         return None
+
+    def recorded_setup(self, state: Any) -> dict[str, Any] | None:
+        """The `setup` entry a table records for `state`, a seeded deal just dealt: what its
+        setup lays face up (`engine.recorded`). None: nothing to record."""
+        return None
+
+    def recorded_moves(self, seat: int | str, move: Mapping[str, Any],
+                       effects: list[dict[str, Any]]) -> tuple[tuple[int | str, Any], ...]:
+        """The submissions (seat or TABLE, move) a table posts to record `move`, accepted in
+        a seeded game with these `effects`: the cards it brought into view named, and the
+        setup of a deal it began."""
+        return ((seat, move),)
 
     def is_secret(self, move: Mapping[str, Any]) -> bool:
         """Whether a move stays for its own seat's eyes while the game runs even once accepted

@@ -33,6 +33,7 @@ from engine.frozen import frozen
 from engine.game import Game, GameOver, IllegalMove, Table
 from engine.games import RULES
 from engine.line import Line
+from engine.recorded import RECORDED, is_recorded
 
 GENESIS = "0" * 64
 CREATED = "game-created"
@@ -154,18 +155,23 @@ def created(
     seed: str,
     decks: Sequence[Sequence[str]],
     public_keys: Mapping[str, str] | None = None,
+    recorded: bool = False,
 ) -> dict[str, Any]:
     """The body of a new game's first entry, under the game's current rules; `public_keys`
-    the seats' keys given at creation (none: the field is left out, as before keys)."""
+    the seats' keys given at creation (none: the field is left out, as before keys). A
+    recorded game (`engine.recorded`) has no seed, so no commitments: it says `"deal":
+    "recorded"` instead."""
     body = {
         "type": CREATED,
         "game": game.name,
         "players": list(players),
         "options": dict(options),
         "rules_version": game.rules_version,
-        "seed_commitment": seed_commitment(seed),
-        "decks_commitment": decks_commitment(decks),
     }
+    if recorded:
+        body["deal"] = RECORDED
+    else:
+        body.update(seed_commitment=seed_commitment(seed), decks_commitment=decks_commitment(decks))
     if public_keys:
         body["public_keys"] = dict(public_keys)
     return body
@@ -194,7 +200,10 @@ def seat_key(seat: int, public_key: str) -> dict[str, Any]:
 
 
 def finished(seed: str, decks: Sequence[Sequence[str]]) -> dict[str, Any]:
-    """The last entry: the seed and explicit decks revealed, once the last verdict is in."""
+    """The last entry: the seed and explicit decks revealed, once the last verdict is in. A
+    recorded game has no seed (a seeded game's is never empty) and nothing to reveal."""
+    if not seed:
+        return {"type": FINISHED, "deal": RECORDED}
     return {"type": FINISHED, "seed": seed, "decks": [list(d) for d in decks]}
 
 
@@ -210,6 +219,7 @@ def table_of(
         seed=seed,
         decks=tuple(tuple(d) for d in decks),
         choices={label: tuple(chosen) for label, chosen in (choices or {}).items()},
+        recorded=is_recorded(created),
     )
 
 

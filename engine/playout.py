@@ -9,17 +9,21 @@ Besides listed legal moves a playout can make slips (a move listed for some seat
 state, posted by any seat: often refused, naming the rule) and post several moves before their
 verdicts, as a worker judging a batch writes them; the log then holds rejections and
 submissions judged ahead of their acceptance, as a real one does.
+
+`transcribe` enters a finished seeded game again as a scorekeeper at a real table would, for a
+recorded game (`engine.recorded`): the setup of every deal named, each card named when it
+comes into view.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from engine import log
-from engine.game import Game, Table
+from engine.game import TABLE, Game, Table
 
 T = TypeVar("T")
 
@@ -114,3 +118,39 @@ def _slip(seats: int, rnd: Chooser, recent: deque) -> tuple[int, dict[str, Any]]
 
 def _numbered(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**body, "seq": seq} for seq, body in enumerate(bodies, start=1)]
+
+
+def transcribe(playout: Playout) -> Iterator[tuple[int | str, dict[str, Any]]]:
+    """The submissions (seat or TABLE, move) that record `playout`'s game at a real table:
+    the first deal's setup, then each accepted move in order as its title records it (the
+    cards it brought into view named, and the setup of a deal it began)."""
+    game, entries = playout.game, playout.entries
+    setup = game.recorded_setup(playout.states[0])
+    if setup is not None:
+        yield TABLE, setup
+    accepted = {e["of"]: e["effects"] for e in entries if e["type"] == log.ACCEPTED}
+    for entry in entries:
+        if entry["type"] == log.SUBMITTED and entry["seq"] in accepted:
+            yield from game.recorded_moves(entry["seat"], entry["move"], accepted[entry["seq"]])
+
+
+def record(game: Game, seats: int, options: Mapping[str, Any],
+           submissions: Sequence[tuple[int | str, dict[str, Any]]]) -> Playout:
+    """A recorded game (`engine.recorded`) whose table posted `submissions` one at a time,
+    each judged before the next, as the log the service would write: a refused one is a bug
+    in the transcription or the rules."""
+    table = Table(seats, game.options(seats, options), "", recorded=True)
+    players = [f"p{s}" for s in range(seats)]
+    out = Playout(game, table, [], [game.deal(table)])
+    bodies = [log.created(game, players, table.options, "", (), recorded=True)]
+    for seat, move in submissions:
+        submission = {**log.submission(seat, move), "seq": len(bodies) + 1}
+        state, verdict = log.verdict(game, out.final, submission)
+        if verdict["type"] != log.ACCEPTED:
+            raise RuntimeError(f"{game.name}: a recorded move was refused: {verdict}")
+        out.states.append(state)
+        bodies += [submission, {**verdict, "seq": len(bodies) + 2}]
+    bodies.append(log.finished("", ()))
+    out.entries = log.chain(log.GENESIS, _numbered(bodies))
+    return out
+

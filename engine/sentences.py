@@ -161,6 +161,8 @@ def sentence(entry: Entry, players: Players, by_seq: Mapping[int, Entry],
             return f"{name}'s {what} was rejected: {entry['detail']}"
         return f"{name}'s {what} was rejected (the reason is for {name}'s eyes)"
     if kind == "game-finished":
+        if "seed" not in entry:  # a recorded game: dealt at the table, by nobody here
+            return "the game is over; its cards were dealt at the table: no seed to reveal"
         return f"the game is over; the seed is revealed: {entry['seed']}"
     return " ".join(part for part in (name, kind.replace("-", " ")) if part)
 

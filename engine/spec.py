@@ -97,7 +97,9 @@ class Spec:
     pages draw faces from the rules' own data. `scoring` says, by component label, the rule
     that scores such a component, a sentence a breakdown shows beside it (`rule_of` finds it: a
     label itself, else the longest pattern `prefix*` it starts with); `dealt` says what the
-    setup (entry 1) brings a component that cites it, a template of its `seat` and `label`."""
+    setup (entry 1) brings a component that cites it, a template of its `seat` and `label`;
+    `recorded` says its games may be dealt at a real table (`engine.recorded`), the shape of
+    their `setup` entry being among `moves`."""
 
     name: str
     seats: tuple[int, int]
@@ -109,6 +111,7 @@ class Spec:
     cards: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     scoring: Mapping[str, str] = field(default_factory=dict)
     dealt: str = ""
+    recorded: bool = False
 
     @property
     def seat_counts(self) -> tuple[int, ...]:

@@ -34,6 +34,7 @@ from engine.clock import Clock, millis
 from engine.frozen import frozen, replace
 from engine.game import TABLE, Fact, Game, IllegalMove, Outcome, Table, Viewer, is_mapping
 from engine.line import Line, NeedsPast
+from engine.recorded import SETUP
 from engine.scoring import Score
 from engine.spec import Field, Move, Option, Spec, filled_options
 
@@ -44,8 +45,9 @@ CONCEDE = "concede"
 ABANDON = "abandon"
 CLAIM = "claim-timeout"
 TURN_LIMIT = "turn_limit_s"
-# What the table may do for no seat; its other actions it makes for a seat it names.
-FOR_NONE = frozenset((TAKEBACK, ABANDON, CLAIM))
+# What the table may do for no seat; its other actions it makes for a seat it names. A
+# recorded deal's setup is the table's own (engine.recorded), judged by the title.
+FOR_NONE = frozenset((TAKEBACK, ABANDON, CLAIM, SETUP))
 
 _ENTRY = Field("int", low=1)
 MOVES = (
@@ -288,6 +290,13 @@ class AtTable(Game):
     def is_secret(self, move: Mapping[str, Any]) -> bool:
         return self.title.is_secret(move)
 
+    def recorded_setup(self, state: Sitting) -> dict[str, Any] | None:
+        return self.title.recorded_setup(state.game)
+
+    def recorded_moves(self, seat: int | str, move: Mapping[str, Any],
+                       effects: list[dict[str, Any]]) -> tuple[tuple[int | str, Any], ...]:
+        return self.title.recorded_moves(seat, move, effects)
+
     def encode(self, state: Sitting) -> Any:
         """A quiet state is stored as the title's, as it was before tables had a side."""
         if state.side is QUIET or state.side == QUIET:
@@ -329,6 +338,9 @@ class AtTable(Game):
     def _move(self, state: Sitting, submission: Mapping[str, Any]) -> Outcome:
         """An ordinary move at a table with a side: a conceded seat's only by the service."""
         seat, side = submission["seat"], state.side
+        if seat == TABLE and submission["move"].get("type") == SETUP:
+            out = self.title.apply(state.game, seat, submission["move"], submission["seq"])
+            return Outcome(Sitting(out.state, side), out.facts)
         if not isinstance(seat, int):
             raise IllegalMove("seat-required", "a move of the game is made for a seat")
         if submission.get("conceded"):

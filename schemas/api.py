@@ -111,6 +111,10 @@ class CreateGame(Strict):
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = fields.String(validate=validate.Length(min=1, max=LONGEST_SEED))
+    deal = fields.String(validate=validate.OneOf(["seeded", "recorded"]), metadata={
+        "description": "seeded (the default: dealt by the service from the seed, or `deck`) or"
+                       " recorded (played with real cards: the table names each card as it"
+                       " comes into view; no seed, deck or commitment)"})
     deck = Bounded(_card(), LARGEST_DECK)
     decks = _decks()
     public_keys = fields.Dict(
@@ -315,7 +319,9 @@ class Created(Schema):
     options = fields.Dict()
     seats = fields.List(fields.Nested(Seat))
     table_token = fields.String()
-    seed_commitment = fields.String()
+    seed_commitment = fields.String(allow_none=True, metadata={
+        "description": "null for a recorded game, which has no seed"})
+    deal = fields.String(metadata={"description": "seeded or recorded"})
     version = fields.Integer()
     receipt = fields.Nested(Receipt)
 
@@ -329,8 +335,9 @@ class Summary(Schema):
     version = fields.Integer()
     to_act = fields.List(fields.Integer())
     round = fields.Integer()
-    seed_commitment = fields.String()
+    seed_commitment = fields.String(allow_none=True)
     seed = fields.String(allow_none=True)
+    deal = fields.String(metadata={"description": "seeded or recorded"})
     created_at = fields.String()
     # Who the caller is in this game: a seat number, "table" or "spectator".
     viewer = fields.Raw()
@@ -599,6 +606,9 @@ class Title(Schema):
     dealt = fields.String(required=True, metadata={
         "description": "what the setup (entry 1) brings a score component that cites it, a"
                        " template of `seat` and `label`; empty when it brings none"})
+    recorded = fields.Boolean(required=True, metadata={
+        "description": "its games may be recorded at a real table (`\"deal\": \"recorded\"`),"
+                       " the table's `setup` entry among `moves`"})
 
 
 class Titles(Schema):

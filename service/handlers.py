@@ -20,6 +20,7 @@ from engine import log, signatures
 from engine.audit import MalformedReplay, replay_rebuilt
 from engine.game import TABLE, BadPlayerCount, BadSetup, Game, GameOver, Table, Viewer
 from engine.games import GAMES
+from engine.recorded import RECORDED, SEEDED
 from engine.scoring import explained
 from engine.signatures import BadKey
 from engine.table_actions import FOR_NONE
@@ -51,16 +52,18 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
         raise Problem(400, "bad-player-count", str(bad)) from None
     except BadSetup as bad:
         raise Problem(400, "bad-options", str(bad)) from None
-    seed = body.get("seed") or secrets.token_hex(32)
+    recorded = _recorded(game, body)
+    seed = "" if recorded else body.get("seed") or secrets.token_hex(32)
     decks = body.get("decks") or ([body["deck"]] if body.get("deck") else [])
     _check_decks(game.canonical_deck(len(players), options), decks)
     at = now()
-    state = game.started(game.deal(Table(len(players), options, seed, tuple(map(tuple, decks)))),
-                         at)
+    dealt = Table(len(players), options, seed, tuple(map(tuple, decks)), recorded=recorded)
+    state = game.started(game.deal(dealt), at)
     game_id = _new_id()
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
-    created = {**log.created(game, players, options, seed, decks, public_keys), "at": at}
+    created = {**log.created(game, players, options, seed, decks, public_keys, recorded),
+               "at": at}
     entry = store.games.create(
         game_id,
         created,
@@ -79,10 +82,26 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
             for token, seat in tokens.items()
         ],
         "table_token": table_token,
-        "seed_commitment": created["seed_commitment"],
+        "seed_commitment": created.get("seed_commitment"),
+        "deal": RECORDED if recorded else SEEDED,
         "version": 1,
         "receipt": signer.receipt(game_id, 1, entry["hash"]),
     }
+
+
+def _recorded(game: Game, body: dict[str, Any]) -> bool:
+    """Whether the game is to be recorded at a real table: the title must take recorded deals,
+    and nothing may say how the service would deal it."""
+    if body.get("deal", SEEDED) != RECORDED:
+        return False
+    if not game.spec.recorded:
+        raise Problem(400, "deal-not-recorded", f"{game.name} games are not recorded at a real"
+                      " table yet: create it seeded, or with an explicit deck")
+    dealing = sorted(k for k in ("seed", "deck", "decks") if body.get(k))
+    if dealing:
+        raise Problem(400, "bad-deal", f"a recorded game is dealt at the table, not here: it"
+                      f" takes no {' or '.join(dealing)}")
+    return True
 
 
 def _seat_keys(given: dict[str, str], seats: int) -> dict[str, str]:
@@ -140,7 +159,8 @@ def summary(store: Store, seen: Seen) -> dict[str, Any]:
         "to_act": list(position.to_act),
         "round": position.round,
         "seed_commitment": meta["seed_commitment"],
-        "seed": store.games.secret(game_id)[0] if seen.finished else None,
+        "seed": (store.games.secret(game_id)[0] or None) if seen.finished else None,
+        "deal": meta.get("deal", SEEDED),
         "created_at": meta["created_at"],
         "viewer": seen.caller.viewer,
     }
@@ -202,6 +222,7 @@ def _listed(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
         "status": meta["status"],
         "version": int(meta["version"]),
         "seed_commitment": meta["seed_commitment"],
+        "deal": meta.get("deal", SEEDED),
         "created_at": meta["created_at"],
     }
 
@@ -615,9 +636,15 @@ def replay_document(store: Store, signer: Keyring, seen: Seen) -> dict[str, Any]
     entries, status, last_round, score = (_ended if finished else _replayed)(store, seen)
     seed, decks = store.games.secret(game_id)
     table = log.table_of(meta, seed, decks)
-    canonical = game.canonical_deck(table.seats, table.options)
-    dealt = [list(table.deck(r, canonical)) for r in range(1, last_round + 1)]
     created = entries[0]
+    if table.recorded:  # nothing was dealt here: every card is in the entries
+        deal: Any = RECORDED
+    elif seen.viewer == TABLE:
+        canonical = game.canonical_deck(table.seats, table.options)
+        dealt = [list(table.deck(r, canonical)) for r in range(1, last_round + 1)]
+        deal = _deal(game, table, dealt, finished)
+    else:
+        deal = None
     return {
         "format": "tablelog-replay/1",
         "id": game_id,
@@ -628,8 +655,8 @@ def replay_document(store: Store, signer: Keyring, seen: Seen) -> dict[str, Any]
         "status": status,
         "version": meta["version"],
         "seed_commitment": meta["seed_commitment"],
-        "seed": seed if finished else None,
-        "deal": _deal(game, table, dealt, finished) if seen.viewer == TABLE else None,
+        "seed": (seed or None) if finished else None,
+        "deal": deal,
         "entries": [redact(e, seen.viewer) for e in entries],
         "score": score,
         # The server's word for the log as it gave it: anyone can check it later with the

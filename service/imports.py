@@ -23,6 +23,7 @@ from typing import Any
 
 from engine import log
 from engine.audit import replay_secret
+from engine.recorded import is_recorded
 from service import handlers
 from service.problems import Problem
 from store import Store
@@ -52,7 +53,8 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
     seed, decks, _ = replay_secret(document)
     submissions = [e["seq"] for e in entries if e["type"] == log.SUBMITTED]
     projection = Projection.of(game, final, max(submissions, default=0))
-    loaded = store.games.load(game_id, entries, {"seed": seed, "decks": decks}, projection)
+    loaded = store.games.load(game_id, entries, {"seed": seed or "", "decks": decks},
+                              projection)
     _same_game(game_id, (loaded.version, loaded.hash), ours)
     handlers.replicated(store, game_id)
     if loaded.written:
@@ -125,7 +127,8 @@ def _holds_another(store: Store, game_id: str, created: str) -> bool:
 def _verified(document: dict[str, Any], created: dict[str, Any]) -> tuple[Any, Any]:
     """The rules the game was played by and its final state, once it verifies in full."""
     entries = document["entries"]
-    if document.get("seed") is None or entries[-1]["type"] != log.FINISHED:
+    seedless = document.get("seed") is None and not is_recorded(created)
+    if seedless or entries[-1]["type"] != log.FINISHED:
         raise Problem(
             422,
             "game-not-finished",

@@ -20,6 +20,7 @@ import orjson
 from engine import log
 from engine.audit import replay_secret
 from engine.game import TABLE, Game, Table, Viewer
+from engine.recorded import is_recorded
 from engine.scoring import explained
 from schemas.api import MOST_SCORED_STEPS
 from service.auth import Seen
@@ -57,7 +58,9 @@ def uploaded(document: Mapping[str, Any], query: Mapping[str, Any]) -> dict[str,
     """
     entries = document["entries"]
     seed, decks, choices = replay_secret(document)
-    if seed is None and not decks:
+    # A recorded game was dealt by nobody: its entries name every card it needs.
+    recorded = isinstance(entries[0], dict) and is_recorded(entries[0])
+    if seed is None and not decks and not recorded:
         raise Problem(
             422,
             "replay-not-rebuildable",

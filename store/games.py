@@ -306,7 +306,9 @@ def _meta(created: Mapping[str, Any], version: int, last_hash: str, submitted: i
         "players": orjson.dumps(created["players"]),
         "options": orjson.dumps(created["options"]),
         "created_at": created["at"],
-        "seed_commitment": created["seed_commitment"],
+        # A recorded game has no seed, so no commitment: "" here, null in answers.
+        "seed_commitment": created.get("seed_commitment") or "",
+        **({"deal": created["deal"]} if "deal" in created else {}),
         "rules_version": created["rules_version"],
         "version": version,
         "hash": last_hash,
@@ -327,6 +329,7 @@ def decode_meta(raw: dict[bytes, bytes]) -> dict[str, Any]:
     meta = {k.decode(): v.decode() for k, v in raw.items()}
     meta["players"] = orjson.loads(meta["players"])
     meta["options"] = orjson.loads(meta["options"])
+    meta["seed_commitment"] = meta.get("seed_commitment") or None
     # The seats' public keys, by seat; `keyed` counts them (the append checks it, store.log).
     meta["public_keys"] = orjson.loads(meta["public_keys"]) if "public_keys" in meta else {}
     meta["keyed"] = int(meta.get("keyed", 0))

@@ -51,10 +51,11 @@ def shell_blocks() -> list[tuple[str, str]]:
     return blocks
 
 
-def tour(title: str) -> list[tuple[str, str]]:
-    """The commands of the README section `title`'s shell block, each with the comment
-    line that follows it, if any (where the tour says what comes back)."""
-    return commands_of(next(block for t, block in shell_blocks() if t == title))
+def tour(title: str, block_number: int = 0) -> list[tuple[str, str]]:
+    """The commands of the README section `title`'s shell block (its first, or the one
+    numbered), each with the comment line that follows it, if any (where the tour says what
+    comes back)."""
+    return commands_of([block for t, block in shell_blocks() if t == title][block_number])
 
 
 def commands_of(block: str) -> list[tuple[str, str]]:
@@ -93,9 +94,13 @@ def shell(web, tmp_path):
     return tmp_path, env
 
 
-def test_the_curl_tour_answers_as_it_says(shell):
-    commands = tour("A tour in curl")
-    assert len(commands) >= 12
+@pytest.mark.parametrize(("title", "least", "refusal"), [
+    ("A tour in curl", 12, "not-your-turn"),
+    ("Recording a game at a real table", 8, "card-not-in-game"),
+])
+def test_the_curl_tours_answer_as_they_say(shell, title, least, refusal):
+    commands = tour(title)
+    assert len(commands) >= least
     # `API=` is the suite's service.
     said = run([_curl_prelude(), *(c for c, _ in commands if not c.startswith("API="))],
                *shell)
@@ -107,7 +112,7 @@ def test_the_curl_tour_answers_as_it_says(shell):
                                             [c for c in commands if c[0].startswith("curl")],
                                             strict=True):
         assert status == wanted if wanted else 200 <= status < 300, (command, status, said)
-    assert '"code":"not-your-turn"' in said.replace(" ", "")
+    assert f'"code":"{refusal}"' in said.replace(" ", "")
 
 
 def _curl_prelude() -> str:
@@ -143,7 +148,8 @@ def test_the_readmes_tours_pasted_top_to_bottom_define_every_variable_they_use(s
     blocks = [(title, block) for title, block in shell_blocks() if title not in BY_HAND]
     assert [title for title, _ in blocks] == [
         "A tour in curl", "Takebacks, concessions, abandoned games and turn clocks",
-        "A tour on the command line", "Table actions on the command line"]
+        "A tour on the command line", "Table actions on the command line",
+        "Recording a game at a real table", "Recording a game at a real table"]
     python = sys.executable
     lines, codes, statuses = [], [], []
     for _, block in blocks:
@@ -171,12 +177,13 @@ def test_the_readmes_tours_pasted_top_to_bottom_define_every_variable_they_use(s
         assert status == wanted if wanted else 200 <= status < 300, (command, status, said)
 
 
-@pytest.mark.parametrize(("title", "rejection"), [
-    ("A tour on the command line", "Rejected: it is seat 0's turn"),
-    ("Table actions on the command line", "(claim-too-early)."),
+@pytest.mark.parametrize(("title", "block_number", "rejection"), [
+    ("A tour on the command line", 0, "Rejected: it is seat 0's turn"),
+    ("Table actions on the command line", 0, "(claim-too-early)."),
+    ("Recording a game at a real table", 1, "(card-not-in-game)."),
 ])
-def test_the_command_line_tours_exit_as_they_say(shell, title, rejection):
-    commands = tour(title)
+def test_the_command_line_tours_exit_as_they_say(shell, title, block_number, rejection):
+    commands = tour(title, block_number)
     python = sys.executable
     lines = [_tablelog_prelude(python)]
     expected = []

@@ -9,9 +9,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import pytest
 
 from engine import codec
+from engine.frozen import frozen, replace
 from engine.game import Table
 from engine.games import GAMES
 from engine.playout import play
@@ -102,10 +104,11 @@ def test_a_dataclass_holding_its_own_kind_survives_a_json_round_trip():
 
 
 def _written_out(value: Any) -> Any:
-    """What the codec writes for a state, worked out by walking it: fields in order, tuples as
-    lists, mapping keys as strings."""
+    """What the codec writes for a state, worked out by walking it: fields in order (a field
+    added later only when it is not its default), tuples as lists, mapping keys as strings."""
     if dataclasses.is_dataclass(value):
-        return {f.name: _written_out(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: _written_out(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not (f.metadata.get("later") and getattr(value, f.name) == f.default)}
     if isinstance(value, tuple | list):
         return [_written_out(v) for v in value]
     if isinstance(value, Mapping):
@@ -120,3 +123,25 @@ def test_every_state_of_a_game_is_written_as_its_fields_in_order(name):
         for state in play(game, seats, "codec", random.Random(seats), slips=0.1).states:
             # json.dumps keeps the order of the keys: the stored text itself is compared.
             assert json.dumps(codec.encode(state)) == json.dumps(_written_out(state))
+
+
+@frozen
+class _Grown:
+    """A value that gained a field after values of its kind were stored."""
+
+    name: str
+    extra: tuple[int, ...] | None = dataclasses.field(default=None, metadata=codec.LATER)
+
+
+def test_a_field_added_later_is_left_out_while_it_holds_its_default():
+    assert codec.encode(_Grown("a")) == {"name": "a"}
+    assert orjson.dumps(_Grown("a")) == b'{"name":"a"}'  # as the projections write states
+    assert codec.decode(_Grown, {"name": "a"}) == _Grown("a")
+
+
+def test_a_field_added_later_is_written_and_read_once_it_is_set():
+    grown = replace(_Grown("a"), extra=(1, 2))
+    assert codec.encode(grown) == {"name": "a", "extra": [1, 2]}
+    assert orjson.dumps(grown) == b'{"name":"a","extra":[1,2]}'
+    assert codec.decode(_Grown, codec.encode(grown)) == grown == _Grown("a", (1, 2))
+

@@ -7,6 +7,12 @@ docs/rules-notes.md.
 A turn is either a draw followed by a place (two log entries), or a take. A match of several
 deals (`deals`, four unless set: "vince il giocatore che dopo quattro partite ha più punti")
 adds up the deals' scores; deal d is begun by seat (d-1) mod n.
+
+A recorded deal (`engine.recorded`) starts with the table's `setup` entry naming each seat's
+starting card (and, for three players, the colour left out); each draw names its card. The
+last-round card is never named: it lies 16th from the bottom of the pile, so the draw that
+meets it is the one made when 16 cards are left unaccounted for, and that draw sets it aside
+and names the card drawn after it, as a seeded draw does.
 """
 
 from __future__ import annotations
@@ -14,10 +20,13 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Mapping
+from dataclasses import field
 from typing import Any
 
+from engine.codec import LATER
 from engine.frozen import frozen, replace, with_item
 from engine.game import (
+    TABLE,
     Fact,
     Game,
     IllegalMove,
@@ -28,14 +37,16 @@ from engine.game import (
     move_type,
     require_turn,
 )
+from engine.recorded import SETUP, Ledger
 from engine.scoring import Component, Score, SeatScore
-from engine.spec import INDEX, Move, Option, Spec
+from engine.spec import INDEX, Field, Move, Option, Spec
 
 COLOURS = ("blue", "brown", "grey", "green", "orange", "pink", "yellow")
 PLUS_TWO = "+2"
 JOKER = "joker"
 LAST_ROUND = "last-round"
 _CANONICAL = (*(c for c in COLOURS for _ in range(9)), *[PLUS_TWO] * 10, *[JOKER] * 3)
+_NAME = Field("str", shortest=1, longest=20)  # a card's code: whether it is one, the rules say
 _BENEATH_LAST_ROUND = 15
 _ROW_SIZE = 3
 _TABLE_POINTS = (0, 1, 3, 6, 10, 15, 21)
@@ -52,8 +63,16 @@ SPEC = Spec(
                " unless set)", kind="choice", choices=COLOURS, nullable=True, seats=(3,),
                not_for="removed_color is for three players only"),
     ),
-    moves=(Move("draw"), Move("place", {"row": INDEX}), Move("take", {"row": INDEX})),
-    says={"draw": "draw", "place": "place on row {row}", "take": "take row {row}"},
+    moves=(
+        Move("draw", {"card": Field("str", required=False, shortest=1, longest=20)}),
+        Move("place", {"row": INDEX}),
+        Move("take", {"row": INDEX}),
+        Move(SETUP, {"starting_cards": Field("list", items=_NAME, shortest=3, longest=5),
+                     "removed_color": Field("str", required=False, choices=COLOURS)}),
+    ),
+    says={"draw": "draw[ {card}]", "place": "place on row {row}", "take": "take row {row}",
+          SETUP: "set up the deal: starting cards {starting_cards:each}[; {removed_color}"
+                 " left out]"},
     facts={
         "drew": "{seat:seat} drew {card:card}",
         "placed": "{seat:seat} placed {card} on row {row}",
@@ -72,6 +91,7 @@ SPEC = Spec(
         PLUS_TWO: "Each +2 card scores 2.",
     },
     dealt="{seat:seat}'s starting card: {label}",
+    recorded=True,
 )
 
 
@@ -97,6 +117,8 @@ class State:
     last_round: bool
     earlier_deals: tuple[tuple[tuple[Card, ...], ...], ...]
     over: bool
+    # A recorded deal's cards (engine.recorded); one not opened yet waits for the setup.
+    ledger: Ledger | None = field(default=None, metadata=LATER)
 
 
 @frozen
@@ -162,7 +184,9 @@ class Coloretto(Game):
 
     def deal(self, table: Table) -> State:
         removed = None
-        if table.seats == 3:
+        if table.seats == 3 and table.recorded:
+            removed = table.options.get("removed_color")  # else the setup names it
+        elif table.seats == 3:
             removed = table.options.get("removed_color") or table.shuffled(
                 COLOURS, "removed-color"
             )[0]
@@ -180,6 +204,8 @@ class Coloretto(Game):
             earlier_deals=(),
             over=False,
         )
+        if table.recorded:
+            return _awaiting_setup(empty, 1)
         return _start_deal(empty, 1, seq=1)[0]
 
     # -- whose turn, what is legal ------------------------------------------------------
@@ -194,7 +220,7 @@ class Coloretto(Game):
         return state.over
 
     def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
-        if state.over or seat != state.turn:
+        if state.over or seat != state.turn or _before_setup(state):
             return ()
         open_rows = _open_rows(state)
         if state.drawn is not None:
@@ -203,7 +229,10 @@ class Coloretto(Game):
             )
         moves: list[dict[str, Any]] = []
         if any(len(state.rows[r]) < _ROW_SIZE for r in open_rows):
-            moves.append({"type": "draw"})
+            if state.ledger is None:
+                moves.append({"type": "draw"})
+            else:  # a recorded deal: one draw per card the pile may still hold
+                moves += [{"type": "draw", "card": c} for c in _drawable(state.ledger)]
         moves += [{"type": "take", "row": r} for r in open_rows if state.rows[r]]
         return tuple(moves)
 
@@ -211,9 +240,14 @@ class Coloretto(Game):
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
         kind = move_type(move, state.over)
+        if kind == SETUP:
+            return _setup(state, seat, move, seq)
+        if _before_setup(state):
+            raise IllegalMove("setup-first", f"deal {state.deal} is recorded at the table: its"
+                              " setup (the starting cards) is named before the first move")
         require_turn(seat, state.turn)
         if kind == "draw":
-            return _draw(state, seat, seq)
+            return _draw(state, seat, move, seq)
         if kind == "place":
             return _place(state, seat, move, seq)
         if kind == "take":
@@ -238,8 +272,33 @@ class Coloretto(Game):
             "last_round": state.last_round,
             "over": state.over,
         }
+        if state.table.recorded:
+            ledger = state.ledger
+            opened = ledger is not None and bool(ledger.opened)
+            seen.update(
+                recorded=True, setup_needed=not opened,
+                deck_size=ledger.unaccounted if opened else None,
+                unaccounted=ledger.possible() if opened else None,
+            )
         private: list[dict[str, Any]] = [{} for _ in range(state.table.seats)]
         return compose_view(seen, private, {"deck": list(state.deck)}, viewer)
+
+    def recorded_setup(self, state: State) -> dict[str, Any] | None:
+        setup: dict[str, Any] = {"type": SETUP,
+                                 "starting_cards": [cards[0].name for cards in state.collected]}
+        if state.removed is not None:
+            setup["removed_color"] = state.removed
+        return setup
+
+    def recorded_moves(self, seat: int | str, move: Mapping[str, Any],
+                       effects: list[dict[str, Any]]) -> tuple[tuple[int | str, Any], ...]:
+        drew = [e["card"] for e in effects if e["type"] == Drew.kind]
+        made: list[tuple[int | str, Any]] = [
+            (seat, {**move, "card": drew[0]} if drew else move)]
+        for started in (e for e in effects if e["type"] == DealStarted.kind):
+            made.append((TABLE, {"type": SETUP,
+                                 "starting_cards": list(started["starting_cards"])}))
+        return tuple(made)
 
     def score(self, state: State) -> Score:
         deals = list(state.earlier_deals)
@@ -294,6 +353,119 @@ def _start_deal(state: State, number: int, seq: int) -> tuple[State, DealStarted
     return dealt, DealStarted(number, tuple(starting), first)
 
 
+# -- a recorded deal --------------------------------------------------------------------------
+
+
+def _awaiting_setup(state: State, number: int) -> State:
+    """Deal `number`, dealt at the table and not set up yet: no card of it is known."""
+    seats = state.table.seats
+    return replace(
+        state, deal=number, deck=(), rows=((),) * seats, taken_by=(None,) * seats,
+        collected=((),) * seats, turn=(number - 1) % seats, drawn=None, last_round=False,
+        # An unopened ledger rather than None: a later field is not set back to its default.
+        ledger=Ledger(()),
+    )
+
+
+def _before_setup(state: State) -> bool:
+    return state.table.recorded and (state.ledger is None or not state.ledger.opened)
+
+
+def _deal_cards(removed: str | None) -> tuple[str, ...]:
+    """Every card of a deal: the canonical deck without the colour left out, and the
+    last-round card."""
+    return (*(c for c in _CANONICAL if c != removed), LAST_ROUND)
+
+
+def _left_out(state: State) -> dict[str, str]:
+    if state.removed is None:
+        return {}
+    return {state.removed: f"{state.removed} was left out of this three-player game at its"
+                           " setup: none of its cards is in play"}
+
+
+def _drawable(ledger: Ledger) -> list[str]:
+    return [c for c in ledger.possible() if c != LAST_ROUND]
+
+
+def _setup(state: State, seat: int | str, move: Mapping[str, Any], seq: int) -> Outcome:
+    """The table names what the deal's setup laid face up: each seat's starting card and,
+    with three players, the colour left out (once, for the whole match)."""
+    table = state.table
+    if not table.recorded:
+        raise IllegalMove("not-recorded", "this game is dealt by the service from its seed:"
+                          " there is no setup to record")
+    if seat != TABLE:
+        raise IllegalMove("setup-by-table", "the setup is the table's entry: post it with the"
+                          " table_token, for no seat")
+    if not _before_setup(state):
+        assert state.ledger is not None
+        raise IllegalMove("setup-recorded", f"the setup of deal {state.deal} was recorded at"
+                          f" entry {state.ledger.opened}")
+    removed = _removed(state, move.get("removed_color"))
+    state = replace(state, removed=removed)
+    starting = move.get("starting_cards")
+    if not isinstance(starting, list | tuple) or len(starting) != table.seats:
+        raise IllegalMove("starting-cards", f"the setup names one starting card per seat:"
+                          f" {table.seats} cards, seat 0's first")
+    taken: dict[str, int] = {}
+    for owner, card in enumerate(starting):
+        if card in (PLUS_TWO, JOKER, LAST_ROUND):
+            raise IllegalMove("starting-card-colour", f"a starting card is a colour card:"
+                              f" seat {owner}'s {card} is not")
+        if card in taken:
+            raise IllegalMove("starting-colours-differ", f"each seat starts with a colour no"
+                              f" other seat took: {card} is seat {taken[card]}'s and seat"
+                              f" {owner}'s")
+        taken[card] = owner
+    ledger = Ledger(_deal_cards(removed), opened=seq).named_all(tuple(starting), seq,
+                                                                _left_out(state))
+    first = (state.deal - 1) % table.seats
+    state = replace(state, ledger=ledger,
+                    collected=tuple((Card(c, (seq,)),) for c in starting), turn=first)
+    return Outcome(state, (DealStarted(state.deal, tuple(starting), first),))
+
+
+def _removed(state: State, given: Any) -> str | None:
+    """The colour three players leave out: named by the first setup unless an option set it,
+    the same for every deal of the match; none with more players."""
+    if state.table.seats != 3:
+        if given is not None:
+            raise IllegalMove("no-removed-color", f"with {state.table.seats} players every"
+                              " colour is in play: no colour is left out")
+        return None
+    if state.removed is None:
+        if given not in COLOURS:
+            raise IllegalMove("removed-color-required", "three players leave one colour out:"
+                              " the setup names it (removed_color)")
+        return given
+    if given is not None and given != state.removed:
+        raise IllegalMove("removed-color-kept", f"{state.removed} is left out of this match:"
+                          " a three-player match leaves one colour out for every deal")
+    return state.removed
+
+
+def _draw_named(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
+    """A recorded draw: the card the table saw drawn, one the pile may still hold."""
+    card, ledger = move.get("card"), state.ledger
+    assert ledger is not None
+    if card is None:
+        raise IllegalMove("card-required", "this game is recorded at a real table: a draw"
+                          ' names the card drawn ("card")')
+    if card == LAST_ROUND:
+        raise IllegalMove("last-round-aside", "the last-round card is set aside as it is drawn"
+                          " and its drawer draws again: name the card drawn after it")
+    facts: list[Fact] = []
+    if ledger.left(LAST_ROUND) and ledger.unaccounted == _BENEATH_LAST_ROUND + 1:
+        # It lies on the bottom 15 cards: this draw met it, as a seeded draw meets it.
+        facts.append(LastRoundDrawn(seat))
+        ledger = ledger.name(LAST_ROUND, seq)
+        state = replace(state, last_round=True)
+    ledger = ledger.name(card, seq, _left_out(state))
+    facts.append(Drew(seat, card))
+    return Outcome(replace(state, ledger=ledger, drawn=Card(card, (seq,))), tuple(facts))
+
+
 # -- the three moves -----------------------------------------------------------------------
 
 
@@ -324,12 +496,17 @@ def _holding_nothing(state: State) -> None:
         )
 
 
-def _draw(state: State, seat: int, seq: int) -> Outcome:
+def _draw(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
     _holding_nothing(state)
     if all(len(state.rows[r]) >= _ROW_SIZE for r in _open_rows(state)):
         raise IllegalMove(
             "rows-full", "every row left has 3 cards: you may only take a row"
         )
+    if state.table.recorded:
+        return _draw_named(state, seat, move, seq)
+    if "card" in move:
+        raise IllegalMove("not-recorded", "this game is dealt by the service from its seed: a"
+                          " draw names no card")
     facts: list[Fact] = []
     deck = state.deck
     if deck[0] == LAST_ROUND:
@@ -382,6 +559,8 @@ def _end_deal(state: State, seq: int, facts: list[Fact]) -> Outcome:
     state = replace(state, earlier_deals=(*state.earlier_deals, state.collected))
     if state.deal >= _deals(state.table):
         return Outcome(replace(state, over=True), tuple(facts))
+    if state.table.recorded:
+        return Outcome(_awaiting_setup(state, state.deal + 1), tuple(facts))
     state, started = _start_deal(state, state.deal + 1, seq)
     return Outcome(state, (*facts, started))
 

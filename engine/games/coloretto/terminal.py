@@ -14,7 +14,8 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
     top = line(f"deal {view['deal']} of {view['deals']}", f"deck {shown(view['deck_size'])}",
                 "last-round card drawn" if view["last_round"] else "last-round card not yet",
                 view.get("removed_color") and f"left out: {view['removed_color']}",
-                view.get("drawn") and f"drawn: {view['drawn']}")
+                view.get("drawn") and f"drawn: {view['drawn']}",
+                view.get("setup_needed") and "recorded: the table names the setup first")
     rows = Table("row", "cards", "taken by", title="rows")
     for row in view["rows"]:
         taken = row["taken_by"]

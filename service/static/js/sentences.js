@@ -118,6 +118,9 @@ export function sentence(entry, players, bySeq, spec) {
         : `${name}'s ${what} was rejected (the reason is for ${name}'s eyes)`;
     }
     case "game-finished":
+      if (!("seed" in entry)) {  // a recorded game: dealt at the table, by nobody here
+        return "the game is over; its cards were dealt at the table: no seed to reveal";
+      }
       return `the game is over; the seed is revealed: ${entry.seed}`;
     default:
       return [name, entry.type.replace(/-/g, " ")].filter(Boolean).join(" ");

@@ -1,0 +1,51 @@
+"""The ledger of a recorded deal (engine.recorded): every card named is one still unaccounted
+for, unknown cards are counted without a face, and a refusal names where a card was seen."""
+
+from engine.recorded import RECORDED, Ledger, is_recorded
+from tests.engine.refusals import refusal
+
+CARDS = ("R1", "R1", "G2", "last")
+
+
+def test_a_named_card_is_one_still_unaccounted_for():
+    ledger = Ledger(CARDS, opened=2).name("R1", 2).name("G2", 5)
+    assert ledger.named == (("R1", 2), ("G2", 5))
+    assert ledger.unaccounted == 2 and ledger.left("R1") == 1 and ledger.left("G2") == 0
+    assert ledger.possible() == {"R1": 1, "last": 1}
+
+
+def test_a_copy_beyond_the_set_is_refused_naming_the_entries_where_they_were_seen():
+    ledger = Ledger(CARDS).name("R1", 2).name("R1", 7)
+    refusal(lambda: ledger.name("R1", 9), "card-seen", "all 2 R1 cards", "entries 2, 7")
+    refusal(lambda: ledger.name("G2", 9).name("G2", 11), "card-seen", "the G2 card",
+            "entry 9")
+
+
+def test_a_card_the_game_has_not_is_refused():
+    refusal(lambda: Ledger(CARDS).name("B9", 2), "no-such-card", "'B9'")
+    refusal(lambda: Ledger(CARDS).name(7, 2), "no-such-card")
+
+
+def test_a_card_the_player_count_leaves_out_is_refused_with_its_rule():
+    out = {"R1": "red is left out with three players"}
+    refusal(lambda: Ledger(CARDS).name("R1", 2, out), "card-not-in-game", "left out")
+
+
+def test_unknown_cards_are_counted_without_a_face():
+    ledger = Ledger(CARDS).unseen(2)
+    assert ledger.unknown == 2 and ledger.unaccounted == 2 and ledger.named == ()
+    refusal(lambda: ledger.unseen(3), "pile-empty", "only 2")
+
+
+def test_an_unknown_card_revealed_is_named_and_counted_once():
+    ledger = Ledger(CARDS).unseen(4).revealed("G2", 8)
+    assert ledger.unknown == 3 and ledger.named == (("G2", 8),) and ledger.unaccounted == 0
+    refusal(lambda: Ledger(CARDS).revealed("G2", 8), "no-unknown-card")
+
+
+def test_nothing_is_named_from_an_empty_pile():
+    refusal(lambda: Ledger(CARDS).unseen(4).name("G2", 3), "pile-empty")
+
+
+def test_a_game_is_recorded_when_its_first_entry_says_so():
+    assert is_recorded({"deal": RECORDED}) and not is_recorded({"seed_commitment": "ab"})

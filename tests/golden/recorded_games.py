@@ -1,0 +1,93 @@
+"""Golden games recorded at a real table (`engine.recorded`): one finished game per title that
+takes recorded deals, recorded once and checked forever by `test_golden.py` like every other
+golden game.
+
+    .venv/bin/python -m tests.golden.recorded_games
+
+writes `tests/golden/recorded/<title>-<seats>p.json.gz` for each game below that is not there
+yet. Each is a seeded playout (`engine.playout.play`, from a fixed seed) entered again as a
+scorekeeper would (`engine.playout.transcribe`: the setup of every deal named, each card named
+when it comes into view), each submission judged before the next, with a few refusals of the
+kinds only a recorded game has.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import log
+from engine.game import TABLE, Table
+from engine.games import GAMES as TITLES
+from engine.playout import play, transcribe
+from tests.golden.generate import HERE, dump, observed
+
+FOLDER = HERE / "recorded"
+# title, seats, options: every rule of a recorded deal in play (two setups, the colour three
+# players leave out, the last-round card met where it lies).
+GAMES = {"coloretto-3p": ("coloretto", 3, {"deals": 2})}
+
+
+def _refusals(title: str, submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
+    """Refused submissions to post before submission i: before the first draw, a second
+    setup, a draw naming no card, and a card of the colour left out."""
+    setup = submissions[0][1]
+    first_draw = next(i for i, (_, m) in enumerate(submissions) if m["type"] == "draw")
+    seat = submissions[first_draw][0]
+    removed = setup.get("removed_color")
+    return {first_draw: [(TABLE, setup), (seat, {"type": "draw"}),
+                         (seat, {"type": "draw", "card": removed})]}
+
+
+def record(name: str) -> dict[str, Any]:
+    title, seats, options = GAMES[name]
+    game = TITLES[title]
+    seeded = play(game, seats, f"golden-{name}", random.Random(name), options)
+    submissions = list(transcribe(seeded))
+    slips = _refusals(title, submissions)
+    table = Table(seats, game.options(seats, options), "", recorded=True)
+    players = [f"p{s}" for s in range(seats)]
+    bodies = [log.created(game, players, table.options, "", (), recorded=True)]
+    state = game.deal(table)
+    for i, (seat, move) in enumerate(submissions):
+        for slip_seat, slip in slips.get(i, ()):
+            bodies += _judged(game, state, slip_seat, slip, len(bodies), refused=True)[1]
+        state, judged = _judged(game, state, seat, move, len(bodies), refused=False)
+        bodies += judged
+    bodies.append(log.finished("", ()))
+    bodies = [{**body, "seq": seq} for seq, body in enumerate(bodies, start=1)]
+    entries = log.chain(log.GENESIS, bodies)
+    return {
+        "seed": "",
+        "decks": [],
+        "head": entries[-1]["hash"],
+        "score": game.score(state).to_json(players),
+        "entries": bodies,
+        "observed": "".join(observed(game, players, list(log.fold(game, table, bodies)))),
+    }
+
+
+def _judged(game: Any, state: Any, seat: Any, move: dict, before: int, refused: bool
+            ) -> tuple[Any, list[dict[str, Any]]]:
+    submission = {**log.submission(seat, move), "seq": before + 1}
+    after, verdict = log.verdict(game, state, submission)
+    assert (verdict["type"] == log.REJECTED) == refused, verdict
+    return after, [submission, verdict]
+
+
+def path_of(name: str) -> Path:
+    return FOLDER / f"{name}.json.gz"
+
+
+def main() -> None:
+    FOLDER.mkdir(exist_ok=True)
+    for name in GAMES:
+        if not path_of(name).exists():
+            path_of(name).write_bytes(dump(record(name)))
+            print(f"wrote {path_of(name).relative_to(HERE.parents[1])}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

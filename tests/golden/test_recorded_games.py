@@ -1,0 +1,27 @@
+"""The golden games recorded at a real table are there, for every title that takes recorded
+deals, and hold what only a recorded game has: `test_golden.py` replays each byte for byte."""
+
+from engine import log
+from engine.games import GAMES as TITLES
+from tests.golden.generate import load
+from tests.golden.recorded_games import GAMES, path_of
+
+
+def test_every_title_that_takes_recorded_deals_has_a_recorded_golden_game():
+    missing = [name for name in GAMES if not path_of(name).exists()]
+    assert not missing, "record them: .venv/bin/python -m tests.golden.recorded_games"
+    recorded = {title for title, _, _ in GAMES.values()}
+    assert recorded == {name for name, game in TITLES.items() if game.spec.recorded}
+
+
+def test_a_recorded_golden_game_has_no_seed_and_names_its_setups_and_cards():
+    for name in GAMES:
+        golden = load(path_of(name))
+        entries = golden["entries"]
+        assert golden["seed"] == "" and entries[0]["deal"] == "recorded"
+        assert "seed_commitment" not in entries[0]
+        assert entries[-1] == {"type": log.FINISHED, "deal": "recorded", "seq": len(entries)}
+        refused = {e["code"] for e in entries if e["type"] == log.REJECTED}
+        assert {"setup-recorded", "card-required", "card-not-in-game"} <= refused
+        setups = [e for e in entries if e["type"] == log.ACCEPTED and e["seat"] == "table"]
+        assert len(setups) == entries[0]["options"]["deals"]

@@ -1,0 +1,207 @@
+"""A Coloretto game recorded at a real table, through the API and its workers: created with
+`"deal": "recorded"`, set up and drawn by naming cards, each refusal a stable code, and its
+replay, audit, verification and import re-judging every entry."""
+
+import random
+
+from engine import log
+from engine.games import GAMES
+from engine.playout import play, record, transcribe
+from tests.api import create
+from tests.service import test_import
+from tests.service.test_import import put
+
+START = ["pink", "blue", "grey"]
+importing = test_import.importing  # the suite's service, taking imports
+
+
+def recorded(client, **options):
+    return create(client, "coloretto", ["ann", "bob", "cid"], deal="recorded",
+                  options=options)
+
+
+def table(client, game, move, seat=None, wait=5):
+    body = {"move": move} if seat is None else {"move": move, "seat": seat}
+    return client.post(game.url(f"/moves?wait={wait}"), json=body, headers=game.table)
+
+
+def setup(client, game, cards=START, removed="green"):
+    return table(client, game, {"type": "setup", "starting_cards": cards,
+                                "removed_color": removed})
+
+
+def test_a_recorded_game_has_no_seed_nor_commitment_and_says_so(client):
+    game = recorded(client)
+    assert game.created["deal"] == "recorded" and game.created["seed_commitment"] is None
+    summary = client.get(game.url()).json
+    assert (summary["deal"], summary["seed_commitment"], summary["seed"]) == (
+        "recorded", None, None)
+    seeded = create(client, "coloretto", ["ann", "bob", "cid"], seed="s")
+    assert seeded.created["deal"] == "seeded" and client.get(seeded.url()).json["deal"] == (
+        "seeded")
+    listed = client.get("/v1/games?order=newest&limit=2").json["games"]
+    assert [g["deal"] for g in listed] == ["seeded", "recorded"]
+    state = client.get(game.url("/state"), headers=game.table).json["state"]
+    assert state["setup_needed"] and state["recorded"] and state["collected"] == [{}, {}, {}]
+
+
+def test_a_recorded_game_takes_no_seed_or_deck(client):
+    answer = client.post("/v1/games", json={"game": "coloretto", "players": ["a", "b", "c"],
+                                            "deal": "recorded", "seed": "s"})
+    assert answer.status_code == 400 and answer.json["code"] == "bad-deal"
+    assert "seed" in answer.json["detail"]
+
+
+def test_a_title_not_yet_recorded_is_refused_at_creation(client):
+    answer = client.post("/v1/games", json={"game": "hermit", "players": ["a", "b"],
+                                            "deal": "recorded"})
+    assert answer.status_code == 400 and answer.json["code"] == "deal-not-recorded"
+
+
+def test_the_deal_is_seeded_or_recorded(client):
+    answer = client.post("/v1/games", json={"game": "coloretto", "players": ["a", "b", "c"],
+                                            "deal": "dealt"})
+    assert answer.status_code == 400
+
+
+def test_the_table_sets_up_before_the_first_move_and_draws_name_their_cards(client):
+    game = recorded(client)
+    early = game.move(0, {"type": "draw", "card": "pink"})
+    assert early.status_code == 422 and early.json["code"] == "setup-first"
+    by_seat = game.move(0, {"type": "setup", "starting_cards": START, "removed_color": "green"})
+    assert by_seat.status_code == 422 and by_seat.json["code"] == "setup-by-table"
+    done = setup(client, game)
+    assert done.status_code == 201, done.json
+    assert done.json["effects"] == [{"type": "deal-started", "deal": 1,
+                                     "starting_cards": START, "first_seat": 0}]
+    again = setup(client, game)
+    assert again.status_code == 422 and again.json["code"] == "setup-recorded"
+    assert f"entry {done.json['seq']}" in again.json["detail"]
+    bare = game.move(0, {"type": "draw"})
+    assert bare.status_code == 422 and bare.json["code"] == "card-required"
+    legal = client.get(game.url("/legal-moves"), headers=game.seat(0)).json["moves"]
+    assert {"seat": 0, "move": {"type": "draw", "card": "joker"}} in legal
+    assert not any(m["move"].get("card") == "green" for m in legal)
+    drew = game.move(0, {"type": "draw", "card": "joker"})
+    assert drew.status_code == 201 and drew.json["effects"] == [
+        {"type": "drew", "seat": 0, "card": "joker"}]
+
+
+def test_a_card_seen_too_often_or_left_out_is_a_422_naming_where_and_changes_nothing(client):
+    game = recorded(client)
+    setup(client, game)
+    seqs = []
+    for seat, row in ((0, 0), (1, 1), (2, 2)):
+        drew = game.move(seat, {"type": "draw", "card": "joker"})
+        seqs.append(drew.json["seq"])
+        assert game.move(seat, {"type": "place", "row": row}).status_code == 201
+    before = client.get(game.url("/state"), headers=game.table).json
+    fourth = game.move(0, {"type": "draw", "card": "joker"})
+    assert fourth.status_code == 422 and fourth.json["code"] == "card-seen"
+    assert f"entries {', '.join(map(str, seqs))}" in fourth.json["detail"]
+    left_out = game.move(0, {"type": "draw", "card": "green"})
+    assert left_out.status_code == 422 and left_out.json["code"] == "card-not-in-game"
+    after = client.get(game.url("/state"), headers=game.table).json
+    assert after["state"] == before["state"]
+
+
+def test_a_seeded_game_takes_no_setup_and_no_named_card(client):
+    game = create(client, "coloretto", ["ann", "bob", "cid"], seed="seeded")
+    refused = setup(client, game)
+    assert refused.status_code == 422 and refused.json["code"] == "not-recorded"
+    named = game.move(0, {"type": "draw", "card": "pink"})
+    assert named.status_code == 422 and named.json["code"] == "not-recorded"
+
+
+def _brief(score):
+    return [(p["seat"], p["total"], p["rank"],
+             [(c["label"], c["detail"], c["points"], c["round"], len(c["events"]))
+              for c in p["components"]]) for p in score["players"]]
+
+
+def test_a_seeded_game_entered_at_the_table_scores_the_same_and_verifies(client, importing):
+    title = GAMES["coloretto"]
+    seeded = play(title, 3, "by-hand", random.Random("by-hand"), {"deals": 1})
+    game = recorded(client, deals=1)
+    for who, move in transcribe(seeded):
+        answer = table(client, game, move, None if who == "table" else who)
+        assert answer.status_code == 201, answer.json
+    summary = client.get(game.url()).json
+    assert summary["status"] == "finished" and summary["seed"] is None
+    players = ["ann", "bob", "cid"]
+    want = title.score(seeded.final).to_json(players)
+    assert _brief(client.get(game.url("/score")).json) == _brief(want)
+
+    document = client.get(game.url("/replay")).json
+    assert document["deal"] == "recorded" and document["seed"] is None
+    assert document["seed_commitment"] is None
+    assert document["entries"][-1]["type"] == "game-finished"
+    assert document["entries"][-1]["deal"] == "recorded"
+    verified = client.post("/v1/replays/verify", json=document).json
+    assert verified["ok"] and verified["replay_ok"] and verified["seed_ok"] is None, verified
+    stepped = client.post("/v1/replays/views?from=1&to=3", json=document)
+    assert stepped.status_code == 200, stepped.json
+    needed = [step["state"]["setup_needed"] for step in stepped.json["steps"]]
+    assert needed[0] and not needed[-1]
+    audit = client.post(game.url("/audit?wait=10"), json={"claimed": {"0": 1}}).json
+    assert audit["ok"] and audit["claims"][0]["recomputed"] == want["players"][0]["total"]
+
+    again = put(importing, document, game_id=game.id)  # here already: the same game
+    assert again.status_code == 200, again.json
+
+
+def test_a_tampered_recorded_replay_is_named_at_the_entry_that_breaks(client):
+    title = GAMES["coloretto"]
+    seeded = play(title, 3, "tamper", random.Random("tamper"), {"deals": 1})
+    game = recorded(client, deals=1)
+    for who, move in list(transcribe(seeded))[:6]:
+        assert table(client, game, move, None if who == "table" else who).status_code == 201
+    document = client.get(game.url("/replay"), headers=game.table).json
+    assert document["deal"] == "recorded"
+    draw = next(e for e in document["entries"] if e["type"] == "move-submitted"
+                and e["move"]["type"] == "draw")
+    draw["move"]["card"] = "green"  # the colour left out
+    verified = client.post("/v1/replays/verify", json=document).json
+    assert not verified["ok"] and verified["mismatches"][0]["seq"] == draw["seq"]
+
+
+def test_a_recorded_game_from_elsewhere_is_imported_once_it_verifies(importing):
+    title = GAMES["coloretto"]
+    seeded = play(title, 4, "elsewhere", random.Random("elsewhere"), {"deals": 1})
+    kept = record(title, 4, {"deals": 1}, list(transcribe(seeded)))
+    bodies = [{k: v for k, v in e.items() if k != "hash"} for e in kept.entries]
+    bodies[0]["at"] = "2026-12-01T10:00:00.000Z"
+    entries = log.chain(log.GENESIS, bodies)
+    document = {
+        "format": "tablelog-replay/1", "id": "recorded-imported", "game": "coloretto",
+        "players": bodies[0]["players"], "options": bodies[0]["options"],
+        "rules_version": bodies[0]["rules_version"], "status": "finished",
+        "version": len(entries), "seed_commitment": None, "seed": None, "deal": "recorded",
+        "entries": entries, "score": title.score(kept.final).to_json(bodies[0]["players"]),
+    }
+    answer = put(importing, document)
+    assert answer.status_code == 201, answer.json
+    summary = importing.get("/v1/games/recorded-imported").json
+    assert (summary["status"], summary["deal"], summary["seed"]) == ("finished", "recorded",
+                                                                     None)
+    served = importing.get("/v1/games/recorded-imported/replay").json
+    served.pop("head")
+    assert served == document
+    audit = importing.post("/v1/games/recorded-imported/audit?wait=10").json
+    assert audit["ok"], audit["mismatches"]
+    forged = {**document, "entries": [*entries[:-2], {**entries[-2], "effects": []},
+                                      entries[-1]]}
+    refused = put(importing, {**forged, "id": "recorded-forged"})
+    assert refused.status_code == 422
+
+
+def test_a_table_takeback_to_before_the_setup_lets_the_table_name_it_again(client):
+    game = recorded(client)
+    setup(client, game)
+    back = table(client, game, {"type": "takeback", "to": 1})
+    assert back.status_code == 201, back.json
+    state = client.get(game.url("/state"), headers=game.table).json["state"]
+    assert state["setup_needed"] and state["collected"] == [{}, {}, {}]
+    again = setup(client, game, ["yellow", "blue", "grey"])
+    assert again.status_code == 201, again.json
+
