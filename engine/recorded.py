@@ -11,6 +11,10 @@ for that is here, once, for every title:
   unaccounted for; else the refusal names the entries where its copies were seen, or the rule
   that leaves it out of the game. Unknown cards are counted, never named, so every count (hand
   sizes, the pile) stays honest; one named later (a card played from a hand) is `revealed`.
+- Unknown cards in hands and face-down piles (`UNKNOWN`, `face_down`, `from_hand`,
+  `may_hold`): a hand holds cards the table saw go into it (named) and unknown cards; a card
+  played from it is one it is known to hold, else one of its unknown cards, named then: legal
+  when some assignment of the unknown cards agreeing with the ledger gives the hand that card.
 - `engine.playout.transcribe`: a finished seeded game entered again as a scorekeeper at a real
   table would (the setup named, each card named when it comes into view): what the property
   tests and the golden recorded games are made of.
@@ -27,11 +31,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.frozen import frozen, replace
-from engine.game import IllegalMove
+from engine.game import TABLE, IllegalMove
 
 RECORDED = "recorded"
 SEEDED = "seeded"
 SETUP = "setup"  # the table's entry naming what a deal's setup lays face up
+# The face of a card nobody at the table saw: one in a hand dealt face down, in a face-down
+# pile. Never a card of any title (a code of letters and digits), so never named.
+UNKNOWN = "?"
 
 
 def is_recorded(created: Mapping[str, Any]) -> bool:
@@ -110,3 +117,55 @@ class Ledger:
         if not self.unknown:
             raise IllegalMove("no-unknown-card", "no card of this deal went unseen")
         return replace(self, unknown=self.unknown - 1).name(card, seq, out)
+
+
+def face_down(count: int) -> tuple[str, ...]:
+    """`count` unknown cards: a hand dealt face down, a draw pile, a set-aside pile."""
+    return (UNKNOWN,) * count
+
+
+def from_hand(hand: tuple[str, ...], cards: tuple[Any, ...], ledger: Ledger, seq: int,
+              out: Mapping[str, str] | None = None) -> tuple[tuple[str, ...], Ledger]:
+    """`hand` without `cards` played from it at entry `seq`, and the ledger then.
+
+    Each card is one the hand is known to hold (taken from a face-up pile, say), else one of
+    its unknown cards turned face up: named in the ledger, which refuses a card no longer
+    unaccounted for. A known card is used first: it leaves the unknown cards free for any card
+    still unaccounted for, so the move is legal whenever some assignment of them allows it.
+    `not-in-hand` when the hand holds neither the card nor an unknown card."""
+    rest = list(hand)
+    for card in cards:
+        if card != UNKNOWN and card in rest:
+            rest.remove(card)
+        elif UNKNOWN in rest:
+            rest.remove(UNKNOWN)
+            ledger = ledger.revealed(card, seq, out)
+        else:
+            raise IllegalMove("not-in-hand", f"{card} is not in this hand: every card it holds"
+                              " was seen going into it, and none is that card")
+    return tuple(rest), ledger
+
+
+def may_hold(hand: tuple[str, ...], ledger: Ledger) -> dict[str, int]:
+    """Every card `hand` may hold, with the most copies it may, in the deal's canonical order:
+    those it is known to hold, and any card still unaccounted for while it holds unknown cards
+    (what a card picker offers, what legal moves are listed for)."""
+    unknown = hand.count(UNKNOWN)
+    known = Counter(c for c in hand if c != UNKNOWN)
+    held = {c: known[c] + min(unknown, n) for c, n in ledger.possible().items()}
+    return {c: n for c in dict.fromkeys(ledger.cards)
+            if (n := held.get(c, known[c]))}
+
+
+def check_setup(recorded: bool, seat: Any, opened: int, once: str) -> None:
+    """The refusals every title's `setup` entry shares: a seeded game has none to record
+    (`not-recorded`), it is the table's own (`setup-by-table`), and a deal takes one, which
+    was recorded at entry `opened` when not 0 (`setup-recorded`, `once` saying why)."""
+    if not recorded:
+        raise IllegalMove("not-recorded", "this game is dealt by the service from its seed:"
+                          " there is no setup to record")
+    if seat != TABLE:
+        raise IllegalMove("setup-by-table", "the setup is the table's entry: post it with the"
+                          " table_token, for no seat")
+    if opened:
+        raise IllegalMove("setup-recorded", f"the setup was recorded at entry {opened}: {once}")

@@ -77,3 +77,15 @@ def test_show_says_a_recorded_deal_waits_for_its_setup(tablelog):
     done(tablelog("setup", game, SETUP))
     shown = done(tablelog("show", game))
     assert "names the setup" not in shown and "deck 65" in shown
+
+
+def test_a_keltis_card_game_is_dealt_by_the_tables_setup_and_its_cards_named_as_played(
+        tablelog):
+    created = tablelog.json("new", "keltis-card", "ann", "bob", "--recorded")
+    game = created["id"]
+    assert "the table deals (its setup) first" in done(tablelog("show", game))
+    done(tablelog("setup", game, "{}"))
+    assert "deck 55" in done(tablelog("show", game))
+    assert "ann played G10" in done(tablelog("play", game, '{"type": "play", "card": "G10"}'))
+    done(tablelog("play", game, '{"type": "draw", "from": "deck"}'))
+    rejected(tablelog("play", game, '{"type": "play", "card": "G10"}'), "card-seen")

@@ -1,7 +1,15 @@
 """The ledger of a recorded deal (engine.recorded): every card named is one still unaccounted
 for, unknown cards are counted without a face, and a refusal names where a card was seen."""
 
-from engine.recorded import RECORDED, Ledger, is_recorded
+from engine.recorded import (
+    RECORDED,
+    UNKNOWN,
+    Ledger,
+    face_down,
+    from_hand,
+    is_recorded,
+    may_hold,
+)
 from tests.engine.refusals import refusal
 
 CARDS = ("R1", "R1", "G2", "last")
@@ -49,3 +57,30 @@ def test_nothing_is_named_from_an_empty_pile():
 
 def test_a_game_is_recorded_when_its_first_entry_says_so():
     assert is_recorded({"deal": RECORDED}) and not is_recorded({"seed_commitment": "ab"})
+
+
+# -- unknown cards in hands ------------------------------------------------------------------
+
+
+def test_a_card_played_from_a_hand_is_a_known_one_else_an_unknown_one_named():
+    ledger = Ledger(CARDS, opened=2).unseen(2).name("G2", 3)  # G2 seen, then taken into a hand
+    hand = ("G2", UNKNOWN, UNKNOWN)
+    rest, after = from_hand(hand, ("G2",), ledger, 5)
+    assert rest == (UNKNOWN, UNKNOWN) and after == ledger  # known: nothing more is named
+    rest, after = from_hand(hand, ("R1", "R1"), ledger, 5)
+    assert rest == ("G2",) and after.named[-2:] == (("R1", 5), ("R1", 5))
+    assert after.unknown == 0
+
+
+def test_a_hand_of_known_cards_or_a_card_accounted_for_is_refused():
+    ledger = Ledger(CARDS, opened=2).unseen(1).name("G2", 3)
+    refusal(lambda: from_hand(("G2",), ("R1",), ledger, 5), "not-in-hand", "R1")
+    refusal(lambda: from_hand((UNKNOWN,), ("G2",), ledger, 5), "card-seen", "entry 3")
+    refusal(lambda: from_hand((UNKNOWN,), (UNKNOWN,), ledger, 5), "no-such-card")
+
+
+def test_a_hand_may_hold_what_it_is_known_to_and_any_card_unaccounted_for():
+    ledger = Ledger(CARDS, opened=2).unseen(1).name("G2", 3)
+    assert may_hold(("G2", UNKNOWN), ledger) == {"R1": 1, "G2": 1, "last": 1}
+    assert may_hold(("G2", UNKNOWN, UNKNOWN), ledger) == {"R1": 2, "G2": 1, "last": 1}
+    assert may_hold(("G2",), ledger) == {"G2": 1} and face_down(2) == (UNKNOWN, UNKNOWN)

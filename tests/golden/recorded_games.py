@@ -27,18 +27,46 @@ from tests.golden.generate import HERE, dump, observed
 FOLDER = HERE / "recorded"
 # title, seats, options: every rule of a recorded deal in play (two setups, the colour three
 # players leave out, the last-round card met where it lies).
-GAMES = {"coloretto-3p": ("coloretto", 3, {"deals": 2})}
+# Keltis card with two players: the 30 cards set aside unseen, a card taken back from a
+# discard pile and played again.
+GAMES = {"coloretto-3p": ("coloretto", 3, {"deals": 2}),
+         "keltis-card-2p": ("keltis-card", 2, {})}
 
 
 def _refusals(title: str, submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
-    """Refused submissions to post before submission i: before the first draw, a second
-    setup, a draw naming no card, and a card of the colour left out."""
+    """Refused submissions to post before submission i, of the kinds only a recorded game
+    has: `REFUSALS` by title."""
+    return REFUSALS[title](submissions)
+
+
+def _coloretto_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
+    """Before the first draw, a second setup, a draw naming no card, and a card of the
+    colour left out."""
     setup = submissions[0][1]
     first_draw = next(i for i, (_, m) in enumerate(submissions) if m["type"] == "draw")
     seat = submissions[first_draw][0]
     removed = setup.get("removed_color")
     return {first_draw: [(TABLE, setup), (seat, {"type": "draw"}),
                          (seat, {"type": "draw", "card": removed})]}
+
+
+def _keltis_card_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
+    """A move before the setup, a second setup, a wish stone played from a hand, and a card
+    of one copy discarded once it lies on a row."""
+    setup = submissions[0][1]
+    once = next(i for i, (_, m) in enumerate(submissions)
+                if m.get("card") in ONE_COPY and m["type"] == "play")
+    seat, named = submissions[once][0], submissions[once][1]["card"]
+    after = next(i for i, (s, m) in enumerate(submissions) if i > once and s == seat
+                 and m["type"] in ("play", "discard"))
+    return {0: [(0, {"type": "discard", "card": "G7"})],
+            1: [(TABLE, setup), (submissions[1][0], {"type": "play", "card": "W5"})],
+            after: [(seat, {"type": "discard", "card": named})]}
+
+
+ONE_COPY = {f"{c}{v}" for c in "RYGBV" for v in (0, 1, 2, 8, 9, 10)} | {
+    f"P{v}" for v in range(11)}
+REFUSALS = {"coloretto": _coloretto_refusals, "keltis-card": _keltis_card_refusals}
 
 
 def record(name: str) -> dict[str, Any]:

@@ -9,11 +9,18 @@ card used; `to_act` stays on the same seat until the draws are done. The colour 
 the table hold a final card, or the last card is drawn) the end phase begins: one seat at a
 time, clockwise from the seat after the one whose turn ended the game, each places up to two
 cards (`play`), its placements ending after the second play or at its `pass`.
+
+A game recorded at a real table (`engine.recorded`) deals at the table's `setup` entry, which
+names nothing: every hand is dealt face down (8 unknown cards a seat), and so are the draw pile
+and, with two players, the 30 cards set aside. A card drawn from the deck goes into its hand
+unknown; a card played, discarded or given for a wish names itself (an unknown card of the
+hand turned face up, unless the hand is known to hold it: one taken from a discard pile).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,8 +40,10 @@ from engine.game import (
 )
 from engine.games.keltis_card.scoring import RULES, score_tableau
 from engine.games.keltis_card.state import (
+    DealtFaceDown,
     Discarded,
     Drew,
+    DrewUnseen,
     EndPhaseBegan,
     GameOver,
     Passed,
@@ -45,7 +54,16 @@ from engine.games.keltis_card.state import (
     TookDiscard,
     WishTaken,
 )
-from engine.piles import DECK, Piles, deal_hands
+from engine.piles import DECK, HAND, Piles, deal_hands
+from engine.recorded import (
+    SETUP,
+    UNKNOWN,
+    Ledger,
+    check_setup,
+    face_down,
+    from_hand,
+    may_hold,
+)
 from engine.scoring import Score, SeatScore
 from engine.spec import CARD, Field, Move, Spec, one_of
 
@@ -59,6 +77,10 @@ _FINAL_ROWS_TO_END = 5
 _END_PLACEMENTS = 2
 _PILES = (*COLOURS, display.POINT)
 _PLAYING, _END_PHASE, _OVER = "playing", "end-phase", "over"
+_SET_ASIDE_TWO_PLAYERS = 30
+# Cards of the game never in its deck: named, they are refused with the rule that says so.
+_NOT_IN_DECK = {f"W{v}": f"W{v} is a wish stone: the wish stones lie in the middle, never in the"
+                " deck or a hand" for v in _STONES}
 
 SPEC = Spec(
     name="keltis-card",
@@ -69,6 +91,7 @@ SPEC = Spec(
         Move("wish", {"cards": Field("list", items=CARD, shortest=2, longest=2)}),
         Move("draw", {"from": one_of(DECK, *_PILES)}),
         Move("pass"),
+        Move(SETUP),
     ),
     says={
         "play": "play {card}[ on the {row} row]",
@@ -76,9 +99,13 @@ SPEC = Spec(
         "wish": "take a wish stone with {cards:plus}",
         "draw": "draw from {from:pile}",
         "pass": "pass",
+        SETUP: "deal the cards face down",
     },
     facts={
         "drew": "{seat:seat} drew {card:card}",
+        "drew-unseen": "{seat:seat} drew a card from the deck, unseen",
+        "dealt-face-down": "the cards are dealt face down: {hand} a seat, {deck} in the deck,"
+                           " {set_aside} set aside",
         "took-discard": "{seat:seat} took {card} from the {pile} pile",
         "played": "{seat:seat} played {card}[ on the {row} row]",
         "discarded": "{seat:seat} discarded {card:card}",
@@ -89,6 +116,7 @@ SPEC = Spec(
         "game-over": "the game is over; the totals: {totals:each}",
     },
     scoring=RULES,
+    recorded=True,
 )
 
 
@@ -104,9 +132,12 @@ class KeltisCard(Game):
         return _CANONICAL
 
     def deal(self, table: Table) -> State:
-        deck = table.deck(1, _CANONICAL)
-        # Two players: 30 cards leave unseen; the bottom 30 is the same as 30 at random.
-        hands, draw_pile, set_aside = deal_hands(deck, table.seats)
+        if table.recorded:  # the table deals, at its setup entry
+            hands, draw_pile, set_aside = ((),) * table.seats, (), ()
+        else:
+            deck = table.deck(1, _CANONICAL)
+            # Two players: 30 cards leave unseen; the bottom 30 is the same as 30 at random.
+            hands, draw_pile, set_aside = deal_hands(deck, table.seats)
         empty = Row((), ())
         return State(
             table=table,
@@ -120,6 +151,7 @@ class KeltisCard(Game):
             to_draw=0,
             end_order=(),
             end_placed=0,
+            ledger=Ledger(_CANONICAL) if table.recorded else None,
         )
 
     # -- whose turn, what is legal ------------------------------------------------------
@@ -136,11 +168,12 @@ class KeltisCard(Game):
         return state.phase == _OVER
 
     def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
-        if seat not in self.to_act(state):
+        if seat not in self.to_act(state) or _before_setup(state):
             return ()
         if state.to_draw:
             return tuple({"type": "draw", "from": s} for s in state.piles.sources())
-        hand = sorted(set(state.hands[seat]), key=_CANONICAL.index)
+        held = _may_hold(state, seat)
+        hand = sorted(set(held), key=_CANONICAL.index)
         tableau = state.tableaux[seat]
         moves: list[dict[str, Any]] = []
         for card in hand:
@@ -156,13 +189,19 @@ class KeltisCard(Game):
         if state.phase == _END_PHASE:
             return (*moves, {"type": "pass"})
         moves += [{"type": "discard", "card": card} for card in hand]
-        moves += [{"type": "wish", "cards": list(pair)} for pair in _wish_pairs(state, seat)]
+        moves += [{"type": "wish", "cards": list(pair)}
+                  for pair in _wish_pairs(state, seat, held)]
         return tuple(moves)
 
     # -- moves ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
         kind = move_type(move, state.phase == _OVER)
+        if kind == SETUP:
+            return _setup(state, seat, seq)
+        if _before_setup(state):
+            raise IllegalMove("setup-first", "this game is recorded at the table: its setup"
+                              " entry (the cards dealt face down) comes before the first move")
         require_turn(seat, self.to_act(state)[0])
         if kind not in ("play", "discard", "wish", "draw", "pass"):
             raise IllegalMove("unknown-move", f"keltis-card has no move of type {kind!r}")
@@ -185,8 +224,8 @@ class KeltisCard(Game):
             state, fact = _play(state, seat, move, seq)
             return _after_use(state, seat, 1, (fact,), display.is_final(fact.card))
         if kind == "discard":
-            card = _card_in_hand(state, seat, move.get("card"))
-            state = _discard(state, seat, (card,))
+            card = _card_named(move.get("card"))
+            state = _discard(_used(state, seat, (card,), seq), (card,))
             return _after_use(state, seat, 1, (Discarded(seat, card),))
         return _wish(state, seat, move, seq)
 
@@ -214,9 +253,17 @@ class KeltisCard(Game):
             "end_order": list(state.end_order),
             "end_placed": state.end_placed,
         }
+        if state.ledger is not None:
+            opened = bool(state.ledger.opened)
+            public.update(recorded=True, setup_needed=not opened,
+                          deck_size=public["deck_size"] if opened else None,
+                          unaccounted=state.ledger.possible() if opened else None)
         private = [{"hand": list(h)} for h in state.hands]
         undealt = {"deck": list(state.piles.deck), "set_aside": list(state.set_aside)}
         return compose_view(public, private, undealt, viewer)
+
+    def recorded_setup(self, state: State) -> dict[str, Any] | None:
+        return {"type": SETUP}  # the deal, all face down: nothing to name
 
     def score(self, state: State) -> Score:
         return Score(
@@ -235,16 +282,31 @@ GAME = KeltisCard()
 # -- the actions of a turn ------------------------------------------------------------------
 
 
-def _card_in_hand(state: State, seat: int, card: Any) -> str:
+def _card_named(card: Any) -> str:
     if not isinstance(card, str):
         raise IllegalMove("malformed-move", 'name the card as a string, e.g. "card": "G7"')
-    if card not in state.hands[seat]:
-        raise IllegalMove("not-in-hand", f"{card} is not in your hand: only own cards are used")
     return card
 
 
+def _used(state: State, seat: int, cards: tuple[str, ...], seq: int) -> State:
+    """`state` with `cards` out of `seat`'s hand, refused unless it holds them; in a recorded
+    game a card it is not known to hold is one of its unknown cards, named now."""
+    hand = state.hands[seat]
+    if state.ledger is not None:
+        hand, ledger = from_hand(hand, cards, state.ledger, seq, _NOT_IN_DECK)
+        return replace(state, hands=with_item(state.hands, seat, hand), ledger=ledger)
+    for card in cards:
+        if card not in hand:
+            raise IllegalMove("not-in-hand", f"{card} is not in your hand: only own cards are"
+                              " used")
+    if len(cards) == 2 and cards[0] == cards[1] and hand.count(cards[0]) < 2:
+        raise IllegalMove("not-in-hand", f"you hold only one {cards[0]}: a wish needs two cards")
+    return replace(state, hands=with_item(state.hands, seat, _without(hand, cards)))
+
+
 def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> tuple[State, Played]:
-    card = _card_in_hand(state, seat, move.get("card"))
+    card = _card_named(move.get("card"))
+    state = _used(state, seat, (card,), seq)
     row = move.get("row")
     tableau = state.tableaux[seat]
     if display.is_point(card) and row is None:
@@ -265,21 +327,16 @@ def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> tuple[S
         rows = with_item(tableau.rows, i, _laid(tableau.rows[i], card, seq))
         tableau = replace(tableau, rows=rows)
         label = row
-    state = replace(
-        state,
-        hands=with_item(state.hands, seat, _without(state.hands[seat], (card,))),
-        tableaux=with_item(state.tableaux, seat, tableau),
-    )
+    state = replace(state, tableaux=with_item(state.tableaux, seat, tableau))
     return state, Played(seat, card, label)
 
 
-def _discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
+def _discard(state: State, cards: tuple[str, ...]) -> State:
+    """`cards`, already out of the hand, face up on their discard piles."""
     piles = state.piles
     for card in cards:
         piles = piles.discard(card)
-    return replace(
-        state, piles=piles, hands=with_item(state.hands, seat, _without(state.hands[seat], cards))
-    )
+    return replace(state, piles=piles)
 
 
 def _wish(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
@@ -287,9 +344,8 @@ def _wish(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
     if not isinstance(cards, list | tuple) or len(cards) != 2:
         raise IllegalMove("malformed-move", 'a wish names two cards: "cards": ["G5", "P5"]')
     for card in cards:
-        _card_in_hand(state, seat, card)
-    if cards[0] == cards[1] and state.hands[seat].count(cards[0]) < 2:
-        raise IllegalMove("not-in-hand", f"you hold only one {cards[0]}: a wish needs two cards")
+        _card_named(card)
+    used = _used(state, seat, tuple(cards), seq)
     values = [display.value_of(c) for c in cards]
     if values[0] != values[1] or values[0] is None:
         raise IllegalMove(
@@ -307,7 +363,7 @@ def _wish(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
         raise IllegalMove(
             "stone-taken", f"the wish stone {stone} is no longer in the middle: it was taken"
         )
-    state = _discard(state, seat, tuple(cards))
+    state = _discard(used, tuple(cards))
     tableau = state.tableaux[seat]
     tableau = replace(tableau, stones=_laid(tableau.stones, f"W{stone}", seq))
     state = replace(
@@ -343,6 +399,10 @@ def _draw(state: State, seat: int, source: Any) -> Outcome:
         )
     piles, card = state.piles.draw(source)
     fact: Fact = Drew(seat, card) if source == DECK else TookDiscard(seat, source, card)
+    if card == UNKNOWN:  # a recorded game's deck: the card goes into the hand unseen
+        assert state.ledger is not None
+        fact = DrewUnseen(seat)
+        state = replace(state, ledger=state.ledger.unseen(1))
     state = replace(
         state,
         piles=piles,
@@ -405,15 +465,62 @@ def _final_rows(state: State) -> int:
     return sum(display.has_final(row.cards) for t in state.tableaux for row in t.rows)
 
 
-def _wish_pairs(state: State, seat: int) -> list[tuple[str, str]]:
-    hand = state.hands[seat]
-    distinct = sorted(set(hand), key=_CANONICAL.index)
+def _wish_pairs(state: State, seat: int, held: Mapping[str, int]) -> list[tuple[str, str]]:
+    distinct = sorted(held, key=_CANONICAL.index)
     pairs = [
         (a, b)
         for a, b in itertools.combinations_with_replacement(distinct, 2)
-        if (a != b or hand.count(a) >= 2) and display.value_of(a) == display.value_of(b)
+        if (a != b or held[a] >= 2) and display.value_of(a) == display.value_of(b)
     ]
-    return [p for p in pairs if display.value_of(p[0]) in state.stones]
+    pairs = [p for p in pairs if display.value_of(p[0]) in state.stones]
+    if state.ledger is None:
+        return pairs
+    return [p for p in pairs if _may_give(state, seat, p)]
+
+
+def _may_give(state: State, seat: int, cards: tuple[str, ...]) -> bool:
+    """Whether the hand may hold all of `cards` at once: two different cards it is not known
+    to hold need two of its unknown cards."""
+    try:
+        _used(state, seat, cards, 0)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _may_hold(state: State, seat: int) -> Mapping[str, int]:
+    """Each card `seat` may play now, with the most copies it may hold: its hand, or in a
+    recorded game any card still unaccounted for while it holds an unknown card."""
+    hand = state.hands[seat]
+    if state.ledger is None:
+        return Counter(hand)
+    return may_hold(hand, state.ledger)
+
+
+# -- a game recorded at a real table -----------------------------------------------------------
+
+
+def _before_setup(state: State) -> bool:
+    return state.ledger is not None and not state.ledger.opened
+
+
+def _setup(state: State, seat: int | str, seq: int) -> Outcome:
+    """The table's setup entry: the cards dealt face down, 8 a seat, the rest the draw pile
+    (30 of it set aside unseen with two players). Nothing is laid face up, so it names
+    nothing; play begins with seat 0."""
+    ledger = state.ledger
+    check_setup(ledger is not None, seat, ledger.opened if ledger else 0,
+                "a game of Keltis has one deal")
+    assert ledger is not None
+    seats = state.table.seats
+    aside = _SET_ASIDE_TWO_PLAYERS if seats == 2 else 0
+    # The deck's cards stay unaccounted for; the hands and the set-aside go face down.
+    ledger = replace(ledger, opened=seq).unseen(seats * HAND + aside)
+    pile = ledger.unaccounted
+    state = replace(state, ledger=ledger, hands=(face_down(HAND),) * seats,
+                    piles=Piles.start(face_down(pile), _PILES, COLOURS),
+                    set_aside=face_down(aside))
+    return Outcome(state, (DealtFaceDown(HAND, pile, aside),))
 
 
 def _row_of(tableau: Tableau, card: str) -> Row:

@@ -5,9 +5,13 @@ Every card laid keeps the log entry that laid it, so the score can name its sour
 
 from __future__ import annotations
 
+from dataclasses import field
+
+from engine.codec import LATER
 from engine.frozen import frozen
 from engine.game import Fact, Table
 from engine.piles import Piles
+from engine.recorded import Ledger
 
 
 @frozen
@@ -40,6 +44,9 @@ class State:
     to_draw: int
     end_order: tuple[int, ...]  # seats still to make their end-phase placements, next first
     end_placed: int  # cards the seat at end_order[0] placed so far
+    # A game recorded at a real table (engine.recorded): its cards, each named once; opened by
+    # the table's setup entry, which deals the hands face down.
+    ledger: Ledger | None = field(default=None, metadata=LATER)
 
 
 @frozen
@@ -73,6 +80,24 @@ class Drew(Fact):
     hidden = ("card",)
     seat: int
     card: str
+
+
+@frozen
+class DealtFaceDown(Fact):
+    """A recorded game's deal at its setup entry: every card face down, counted."""
+
+    kind = "dealt-face-down"
+    hand: int
+    deck: int
+    set_aside: int
+
+
+@frozen
+class DrewUnseen(Fact):
+    """A card from the deck of a game recorded at a real table: nobody here saw which."""
+
+    kind = "drew-unseen"
+    seat: int
 
 
 @frozen
