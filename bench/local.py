@@ -20,6 +20,7 @@ import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from engine.signatures import Signer, b64
+from service.signing import Keyring
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -44,9 +45,9 @@ def signing_key() -> None:
         os.environ["TABLELOG_SIGNING_KEY"] = b64(Ed25519PrivateKey.generate().private_bytes_raw())
 
 
-def throwaway_signer() -> Signer:
+def throwaway_signer() -> Keyring:
     """A key to sign the receipts of games created by calling the handlers directly."""
-    return Signer(Ed25519PrivateKey.generate())
+    return Keyring(Signer(Ed25519PrivateKey.generate()), [])
 
 
 def start_redis(port: int, *options: str) -> subprocess.Popen:
