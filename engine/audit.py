@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine import codec, log, signatures
-from engine.recorded import is_recorded
+from engine.recorded import Revoke, is_recorded
 from engine.scoring import explained
 from engine.spec import rule_of
 from engine.visibility import is_redacted
@@ -88,8 +88,26 @@ def rebuilt(
                         mismatches)
     claims = _claims(score, claimed or {}, game.spec.scoring)
     replay_ok = not any(m["what"] not in _NOT_REPLAYED for m in mismatches)
-    return _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted,
-                   explained(score.to_json(created["players"]), game.spec)), state
+    report = _report(chain_ok, seed_ok, replay_ok, mismatches, claims, redacted,
+                     explained(score.to_json(created["players"]), game.spec))
+    if recorded:
+        report["revokes"] = _revokes(judged)
+    return report, state
+
+
+def _revokes(judged: list[tuple[int, Mapping[str, Any], dict[str, Any]]]
+             ) -> list[dict[str, Any]]:
+    """The revokes a recorded game's entries proved (`engine.recorded.Revoke`), each with the
+    submission whose verdict reported it, but those a table takeback undid since."""
+    found: list[dict[str, Any]] = []
+    for seq, _, verdict in judged:
+        for fact in verdict.get("effects") or ():
+            if fact["type"] == "taken-back":
+                undone = set(fact["undone"])
+                found = [r for r in found if r["seq"] not in undone]
+            elif fact["type"] == Revoke.kind:
+                found.append({"seq": seq, **{k: v for k, v in fact.items() if k != "type"}})
+    return found
 
 
 def _chain(entries, mismatches) -> tuple[bool | None, list[int]]:

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.frozen import frozen, replace
-from engine.game import TABLE, IllegalMove
+from engine.game import TABLE, Fact, IllegalMove
 
 RECORDED = "recorded"
 SEEDED = "seeded"
@@ -157,15 +157,127 @@ def may_hold(hand: tuple[str, ...], ledger: Ledger) -> dict[str, int]:
             if (n := held.get(c, known[c]))}
 
 
-def check_setup(recorded: bool, seat: Any, opened: int, once: str) -> None:
-    """The refusals every title's `setup` entry shares: a seeded game has none to record
-    (`not-recorded`), it is the table's own (`setup-by-table`), and a deal takes one, which
-    was recorded at entry `opened` when not 0 (`setup-recorded`, `once` saying why)."""
+# -- the setup entry, refused alike in every title ----------------------------------------------
+
+
+def is_open(ledger: Ledger | None) -> bool:
+    """Whether a deal's ledger was opened by its setup entry (None: a seeded game's)."""
+    return ledger is not None and bool(ledger.opened)
+
+
+def check_setup(recorded: bool, seat: Any, ledger: Ledger | None, deal: str) -> None:
+    """Refuse a `setup` entry a title takes from nobody: in a seeded game, from a seat, or a
+    second time in the same `deal` ("deal 2", "round 2")."""
     if not recorded:
         raise IllegalMove("not-recorded", "this game is dealt by the service from its seed:"
                           " there is no setup to record")
     if seat != TABLE:
         raise IllegalMove("setup-by-table", "the setup is the table's entry: post it with the"
                           " table_token, for no seat")
-    if opened:
-        raise IllegalMove("setup-recorded", f"the setup was recorded at entry {opened}: {once}")
+    if is_open(ledger):
+        assert ledger is not None
+        raise IllegalMove("setup-recorded", f"the setup of {deal} was recorded at entry"
+                          f" {ledger.opened}")
+
+
+def setup_first(deal: str, what: str) -> IllegalMove:
+    """The refusal of a move made before `deal`'s setup entry, which names `what`."""
+    return IllegalMove("setup-first", f"{deal} is recorded at the table: its setup ({what}) is"
+                       " named before the first move")
+
+
+# -- hands of unknown cards -------------------------------------------------------------------
+
+def known(hand: tuple[str, ...]) -> list[str]:
+    """The cards of a hand that were named; its unknown cards are counted by its length."""
+    return [card for card in hand if card != UNKNOWN]
+
+
+def played_from(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """`hand` once `card` is played from it: the card itself if the hand is known to hold it,
+    else one of its unknown cards (the card is legal for some assignment of them)."""
+    for held in (card, UNKNOWN):
+        if held in hand:
+            i = hand.index(held)
+            return hand[:i] + hand[i + 1:]
+    raise IllegalMove("card-not-held", f"{card} is not in this hand, and no card of it is"
+                      " unknown: play a card it holds")
+
+
+# -- follow obligations, as the record proves them ----------------------------------------------
+#
+# A seat's duty to follow (a suit led, a suit of the card before) cannot be checked when a hand
+# is unknown: a card played that does not follow is accepted, and the record keeps what it
+# proves, that the seat had no card of those suits then (`HadNone`). When the seat later plays
+# a card of such a suit in the same deal, a card it held since (a hand that only shrinks during
+# the deal), that entry's verdict still accepts the play and carries a `Revoke` naming the entry
+# where the seat did not follow and the rule broken there. Whether a revoke costs anything is
+# the title's rule book's to say; a title that says nothing only reports it.
+
+
+@frozen
+class HadNone(Fact):
+    """`seat` did not follow at this fact's entry: it had no card of `suits` then (or revoked)."""
+
+    kind = "had-none"
+    seat: int
+    suits: tuple[str, ...]
+
+
+@frozen
+class Revoke(Fact):
+    """`card`, played at this fact's entry, shows that `seat` held a card of `suits` at entry
+    `entry`, where it did not follow them: rule `rule` was broken there."""
+
+    kind = "revoke"
+    seat: int
+    entry: int
+    suits: tuple[str, ...]
+    rule: str
+    card: str
+
+
+# The sentences of the two facts, for a title's spec to hold among its `facts`.
+FOLLOW_FACTS = {
+    HadNone.kind: "{seat:seat} had no {suits}",
+    Revoke.kind: "revoke: {seat:seat} did not follow {suits} at entry {entry} while holding"
+                 " {card} ({rule:words})",
+}
+
+
+@frozen
+class Void:
+    """Where a seat did not follow `suit` (entry `seq`), and the rule that asked it to."""
+
+    seat: int
+    suit: str
+    seq: int
+    rule: str
+
+
+@frozen
+class Follows:
+    """What the plays of one recorded deal proved about its follow obligations so far: each
+    suit a seat did not follow, where, not yet shown to be a revoke."""
+
+    voids: tuple[Void, ...] = ()
+
+    def not_followed(self, seat: int, suits: tuple[str, ...], seq: int,
+                     rule: str) -> tuple[Follows, HadNone]:
+        """`seat` played a card at entry `seq` that follows none of `suits`, as `rule` asks."""
+        voids = (*self.voids, *(Void(seat, suit, seq, rule) for suit in suits))
+        return Follows(voids), HadNone(seat, suits)
+
+    def played(self, seat: int, suits: tuple[str, ...], card: str,
+               ) -> tuple[Follows, tuple[Revoke, ...]]:
+        """`seat` played `card`, of `suits`, held since the deal: a revoke for each earlier
+        entry where it did not follow one of them (one fact an entry), each reported once."""
+        shown = [v for v in self.voids if v.seat == seat and v.suit in suits]
+        if not shown:
+            return self, ()
+        entries: dict[tuple[int, str], list[str]] = {}
+        for void in shown:
+            entries.setdefault((void.seq, void.rule), []).append(void.suit)
+        revokes = tuple(Revoke(seat, seq, tuple(held), rule, card)
+                        for (seq, rule), held in entries.items())
+        return Follows(tuple(v for v in self.voids if v not in shown)), revokes

@@ -464,6 +464,9 @@ class AuditReport(Schema):
     # Entries withheld from the caller (a replay of a running game): the chain is unknown there.
     redacted = fields.List(fields.Integer())
     claims = fields.List(fields.Nested(Claim))
+    # A recorded game's: each revoke its entries proved and no takeback undid (`seq` the
+    # submission whose verdict reported it, `entry` where the seat did not follow).
+    revokes = fields.List(fields.Dict())
     score = fields.Dict(allow_none=True)
     claimed = fields.Dict()
     number = fields.Integer()

@@ -1,14 +1,22 @@
 """The ledger of a recorded deal (engine.recorded): every card named is one still unaccounted
 for, unknown cards are counted without a face, and a refusal names where a card was seen."""
 
+from engine.game import TABLE
 from engine.recorded import (
     RECORDED,
     UNKNOWN,
+    Follows,
+    HadNone,
     Ledger,
+    Revoke,
+    check_setup,
     face_down,
     from_hand,
+    is_open,
     is_recorded,
+    known,
     may_hold,
+    played_from,
 )
 from tests.engine.refusals import refusal
 
@@ -84,3 +92,42 @@ def test_a_hand_may_hold_what_it_is_known_to_and_any_card_unaccounted_for():
     assert may_hold(("G2", UNKNOWN), ledger) == {"R1": 1, "G2": 1, "last": 1}
     assert may_hold(("G2", UNKNOWN, UNKNOWN), ledger) == {"R1": 2, "G2": 1, "last": 1}
     assert may_hold(("G2",), ledger) == {"G2": 1} and face_down(2) == (UNKNOWN, UNKNOWN)
+
+
+# -- the setup entry, hands of unknown cards, follow obligations ---------------------------------
+
+
+def test_a_setup_is_refused_in_a_seeded_game_from_a_seat_and_a_second_time():
+    refusal(lambda: check_setup(False, TABLE, None, "deal 1"), "not-recorded", "seed")
+    refusal(lambda: check_setup(True, 0, Ledger(()), "deal 1"), "setup-by-table")
+    refusal(lambda: check_setup(True, TABLE, Ledger(CARDS, opened=2), "round 3"),
+            "setup-recorded", "the setup of round 3 was recorded at entry 2")
+    check_setup(True, TABLE, Ledger(()), "deal 1")
+    assert not is_open(None) and not is_open(Ledger(())) and is_open(Ledger((), opened=2))
+
+
+def test_a_card_played_from_a_hand_is_the_known_card_else_an_unknown_one():
+    hand = ("G2", *face_down(2))
+    assert known(hand) == ["G2"] and len(hand) == 3
+    assert played_from(hand, "G2") == (UNKNOWN, UNKNOWN)
+    assert played_from(hand, "R1") == ("G2", UNKNOWN)
+    refusal(lambda: played_from(("G2",), "R1"), "card-not-held", "R1")
+
+
+def test_not_following_records_what_it_proves_and_a_later_card_of_the_suit_a_revoke():
+    follows, had_none = Follows().not_followed(2, ("green",), 41, "must-follow-suit")
+    assert had_none == HadNone(2, ("green",))
+    assert follows.played(1, ("green",), "G7") == (follows, ())  # another seat
+    assert follows.played(2, ("blue",), "B7") == (follows, ())  # another suit
+    after, revokes = follows.played(2, ("green",), "G7")
+    assert revokes == (Revoke(2, 41, ("green",), "must-follow-suit", "G7"),)
+    assert after == Follows() and after.played(2, ("green",), "G8") == (after, ())
+
+
+def test_a_card_of_two_suits_revokes_each_entry_once_naming_the_suits_it_shows():
+    follows = Follows()
+    follows, _ = follows.not_followed(0, ("moons", "knots"), 5, "must-follow")
+    follows, _ = follows.not_followed(0, ("suns",), 9, "must-follow")
+    after, revokes = follows.played(0, ("moons", "knots"), "author")
+    assert revokes == (Revoke(0, 5, ("moons", "knots"), "must-follow", "author"),)
+    assert [v.suit for v in after.voids] == ["suns"]

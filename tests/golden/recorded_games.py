@@ -25,23 +25,24 @@ from engine.playout import play, transcribe
 from tests.golden.generate import HERE, dump, observed
 
 FOLDER = HERE / "recorded"
-# title, seats, options: every rule of a recorded deal in play (two setups, the colour three
-# players leave out, the last-round card met where it lies).
-# Keltis card with two players: the 30 cards set aside unseen, a card taken back from a
-# discard pile and played again.
+# title, seats, options: every rule of a recorded deal in play (Coloretto: two setups, the
+# colour three players leave out, the last-round card met where it lies; Keltis card with two
+# players: the 30 cards set aside unseen, a card taken back from a discard pile and played
+# again; Die sieben Siegel: two rounds of hands dealt face down, seats that do not follow suit).
 GAMES = {"coloretto-3p": ("coloretto", 3, {"deals": 2}),
-         "keltis-card-2p": ("keltis-card", 2, {})}
+         "keltis-card-2p": ("keltis-card", 2, {}),
+         "sieben-siegel-4p": ("sieben-siegel", 4, {"rounds": 2})}
 
 
 def _refusals(title: str, submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
-    """Refused submissions to post before submission i, of the kinds only a recorded game
-    has: `REFUSALS` by title."""
-    return REFUSALS[title](submissions)
+    """Refused submissions to post before submission i, as the title's recorded deals have
+    them."""
+    return _REFUSALS[title](submissions)
 
 
 def _coloretto_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
-    """Before the first draw, a second setup, a draw naming no card, and a card of the
-    colour left out."""
+    """Before the first draw: a second setup, a draw naming no card, and a card of the colour
+    left out."""
     setup = submissions[0][1]
     first_draw = next(i for i, (_, m) in enumerate(submissions) if m["type"] == "draw")
     seat = submissions[first_draw][0]
@@ -66,7 +67,20 @@ def _keltis_card_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list
 
 ONE_COPY = {f"{c}{v}" for c in "RYGBV" for v in (0, 1, 2, 8, 9, 10)} | {
     f"P{v}" for v in range(11)}
-REFUSALS = {"coloretto": _coloretto_refusals, "keltis-card": _keltis_card_refusals}
+
+def _sieben_siegel_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
+    """A play before the setup; before the second play of the round: a second setup, a card
+    four players set aside, and the card played just before, seen again."""
+    plays = [i for i, (_, m) in enumerate(submissions) if m["type"] == "play"]
+    seat, second = submissions[plays[1]][0], plays[1]
+    before = submissions[plays[0]][1]
+    return {0: [(0, before)],
+            second: [(TABLE, submissions[0][1]), (seat, {"type": "play", "card": "G13"}),
+                     (seat, before)]}
+
+
+_REFUSALS = {"coloretto": _coloretto_refusals, "keltis-card": _keltis_card_refusals,
+             "sieben-siegel": _sieben_siegel_refusals}
 
 
 def record(name: str) -> dict[str, Any]:

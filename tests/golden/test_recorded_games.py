@@ -6,6 +6,13 @@ from engine.games import GAMES as TITLES
 from tests.golden.generate import load
 from tests.golden.recorded_games import GAMES, path_of
 
+# What each title's recorded golden game refuses: the refusals only a recorded game has.
+REFUSED = {
+    "coloretto": {"setup-recorded", "card-required", "card-not-in-game"},
+    "keltis-card": {"setup-first", "setup-recorded", "card-not-in-game", "card-seen"},
+    "sieben-siegel": {"setup-first", "setup-recorded", "card-not-in-game", "card-seen"},
+}
+
 
 def test_every_title_that_takes_recorded_deals_has_a_recorded_golden_game():
     missing = [name for name in GAMES if not path_of(name).exists()]
@@ -22,11 +29,13 @@ def test_a_recorded_golden_game_has_no_seed_and_names_its_setups_and_cards():
         assert "seed_commitment" not in entries[0]
         assert entries[-1] == {"type": log.FINISHED, "deal": "recorded", "seq": len(entries)}
         refused = {e["code"] for e in entries if e["type"] == log.REJECTED}
-        assert {"setup-recorded", "card-not-in-game"} | ONLY_RECORDED[name] <= refused
+        assert REFUSED[GAMES[name][0]] <= refused
         setups = [e for e in entries if e["type"] == log.ACCEPTED and e["seat"] == "table"]
-        assert len(setups) == entries[0]["options"].get("deals", 1)
+        assert len(setups) == golden["score"]["rounds"]  # one a deal, or a round
 
 
-# Per golden game, the refusals besides a second setup and a card the game has not.
-ONLY_RECORDED = {"coloretto-3p": {"card-required"},
-                 "keltis-card-2p": {"setup-first", "card-seen"}}
+def test_a_recorded_golden_trick_game_holds_what_its_plays_proved_about_following_suit():
+    golden = load(path_of("sieben-siegel-4p"))
+    facts = [f["type"] for e in golden["entries"] if e["type"] == log.ACCEPTED
+             for f in e["effects"]]
+    assert "had-none" in facts and "revoke" not in facts  # a seeded game follows suit

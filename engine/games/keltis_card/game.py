@@ -509,8 +509,7 @@ def _setup(state: State, seat: int | str, seq: int) -> Outcome:
     (30 of it set aside unseen with two players). Nothing is laid face up, so it names
     nothing; play begins with seat 0."""
     ledger = state.ledger
-    check_setup(ledger is not None, seat, ledger.opened if ledger else 0,
-                "a game of Keltis has one deal")
+    check_setup(ledger is not None, seat, ledger, "a game of Keltis, which has one deal,")
     assert ledger is not None
     seats = state.table.seats
     aside = _SET_ASIDE_TWO_PLAYERS if seats == 2 else 0

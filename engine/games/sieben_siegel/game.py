@@ -9,6 +9,13 @@ takes the saboteur; then 15 tricks, red trumps, the winner leads. A trick's winn
 fitting seal: the engine settles it with the last card when there is nothing to choose, and
 otherwise waits for the winner's `return` move. Round r is dealt from deck `deal-{r}` and
 begun by seat (r-1) mod n.
+
+A round recorded at a real table (`engine.recorded`) opens with the table's `setup` entry (its
+hands dealt face down: nothing lies face up) and each play names its card, one still
+unaccounted for, from a hand of unknown cards. Whether a play follows suit cannot be checked
+then: one that does not is accepted with what it proves (`had-none`), and a later play of that
+colour by the same seat in the round reports the `revoke`. The rule book names no penalty for
+a revoke, so none is applied (docs/rules-notes.md).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import Any
 
 from engine.frozen import replace, with_item
 from engine.game import (
+    TABLE,
     Dealt,
     Fact,
     Game,
@@ -36,6 +44,7 @@ from engine.games.sieben_siegel.state import (
     BLACK,
     COLOUR_SEALS,
     HAND_SIZE,
+    HIGHEST_VALUE,
     OVER,
     PREDICT,
     RETURN,
@@ -60,6 +69,18 @@ from engine.games.sieben_siegel.state import (
     card_set,
     colour_of,
     value_of,
+)
+from engine.recorded import (
+    FOLLOW_FACTS,
+    SETUP,
+    Follows,
+    Ledger,
+    check_setup,
+    face_down,
+    is_open,
+    known,
+    played_from,
+    setup_first,
 )
 from engine.scoring import Score, SeatScore
 from engine.spec import CARD, INDEX, Field, Move, Option, Spec, one_of
@@ -88,12 +109,14 @@ SPEC = Spec(
         Move("saboteur"),
         Move("play", {"card": CARD}),
         Move("return", {"seal": one_of(*SEALS)}),
+        Move(SETUP),  # a recorded round's deal: nothing of it lies face up
     ),
     says={
         "predict": "predict [{seals:counts}|no seals][ (taking {from:sources})]",
         "saboteur": "become the saboteur",
         "play": "play {card}",
         "return": "return the {seal} seal",
+        SETUP: "deal the round: 15 cards to each seat, face down",
     },
     facts={
         "played": "{seat:seat} played {card:card}",
@@ -108,8 +131,10 @@ SPEC = Spec(
         "no-black-seal-left": "{seat:seat} held no fitting seal, and no black seal is left",
         "seal-choice": "{seat:seat} holds several fitting seals ({seals}) and returns one",
         "round-scored": "round {round} is scored: {points:each}",
+        **FOLLOW_FACTS,
     },
     scoring=RULES,
+    recorded=True,
 )
 
 
@@ -156,7 +181,7 @@ class SiebenSiegel(Game):
         return state.phase == OVER
 
     def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
-        if state.phase == OVER or seat != state.turn:
+        if state.phase == OVER or seat != state.turn or _before_setup(state):
             return ()
         if state.phase == PREDICT:
             saboteur = () if state.saboteur is not None else ({"type": "saboteur"},)
@@ -169,6 +194,10 @@ class SiebenSiegel(Game):
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
         kind = move_type(move, state.phase == OVER)
+        if kind == SETUP:
+            return _setup(state, seat, seq)
+        if _before_setup(state):
+            raise setup_first(f"round {state.round}", "its hands dealt face down")
         if kind not in _MOVES:
             raise IllegalMove(
                 "unknown-move",
@@ -209,8 +238,20 @@ class SiebenSiegel(Game):
             "totals": [sum(c.points for c in cs) for cs in state.scored],
             "over": state.phase == OVER,
         }
-        private = [{"hand": list(hand)} for hand in state.hands]
+        if state.table.recorded:
+            public.update(_recorded_view(state))
+            private = [{"hand": known(hand)} for hand in state.hands]
+        else:
+            private = [{"hand": list(hand)} for hand in state.hands]
         return compose_view(public, private, {}, viewer)
+
+    def recorded_setup(self, state: State) -> dict[str, Any] | None:
+        return {"type": SETUP}
+
+    def recorded_moves(self, seat: int | str, move: Mapping[str, Any],
+                       effects: list[dict[str, Any]]) -> tuple[tuple[int | str, Any], ...]:
+        began = any(e["type"] == RoundStarted.kind for e in effects)
+        return ((seat, move), (TABLE, {"type": SETUP})) if began else ((seat, move),)
 
     def score(self, state: State) -> Score:
         per_seat = [list(cs) for cs in state.scored]
@@ -234,14 +275,24 @@ GAME = SiebenSiegel()
 
 def _start_round(state: State, number: int) -> tuple[State, tuple[Fact, ...]]:
     seats = state.table.seats
+    if state.table.recorded:
+        return _awaiting_setup(state, number), ()
     deck = state.table.deck(number, canonical(seats))
     order = _canonical_order(seats)
     hands = tuple(
         tuple(sorted(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE], key=order.__getitem__))
         for s in range(seats)
     )
+    dealt = _round_begun(state, number, hands)
+    facts = (RoundStarted(number, dealt.first), *(Dealt(s, hands[s]) for s in range(seats)))
+    return dealt, facts
+
+
+def _round_begun(state: State, number: int, hands: tuple[tuple[str, ...], ...]) -> State:
+    """Round `number` with these hands dealt, before anyone predicts."""
+    seats = state.table.seats
     first = (number - 1) % seats
-    dealt = replace(
+    return replace(
         state,
         round=number,
         first=first,
@@ -257,8 +308,6 @@ def _start_round(state: State, number: int) -> tuple[State, tuple[Fact, ...]]:
         tricks_won=(0,) * seats,
         choice=(),
     )
-    facts = (RoundStarted(number, first), *(Dealt(s, hands[s]) for s in range(seats)))
-    return dealt, facts
 
 
 @functools.cache
@@ -277,6 +326,53 @@ def _end_round(state: State) -> tuple[State, tuple[Fact, ...]]:
         return replace(state, phase=OVER), facts
     state, started = _start_round(state, state.round + 1)
     return state, facts + started
+
+
+# -- a recorded round ------------------------------------------------------------------------
+
+
+def _awaiting_setup(state: State, number: int) -> State:
+    """Round `number`, dealt at the table and not set up yet: no hand is counted."""
+    empty = ((),) * state.table.seats
+    # An unopened ledger rather than None: a later field is not set back to its default.
+    return replace(_round_begun(state, number, empty), ledger=Ledger(()), follows=Follows())
+
+
+def _before_setup(state: State) -> bool:
+    return state.table.recorded and not is_open(state.ledger)
+
+
+def _setup(state: State, seat: int | str, seq: int) -> Outcome:
+    """The table says the round is dealt: 15 unknown cards to each seat, every card of the
+    round in a hand (nothing lies face up)."""
+    check_setup(state.table.recorded, seat, state.ledger, f"round {state.round}")
+    seats = state.table.seats
+    ledger = Ledger(canonical(seats), opened=seq).unseen(HAND_SIZE * seats)
+    dealt = _round_begun(state, state.round, (face_down(HAND_SIZE),) * seats)
+    return Outcome(replace(dealt, ledger=ledger, follows=Follows()),
+                   (RoundStarted(state.round, dealt.first),))
+
+
+@functools.cache
+def _set_aside(seats: int) -> dict[str, str]:
+    """The cards this player count leaves in the box, each with the rule that does."""
+    top = HIGHEST_VALUE[seats]
+    return {card: f"with {seats} players the cards run 1 to {top} in each colour: {card} is"
+                  " set aside, not dealt" for card in canonical(5) if card not in card_set(seats)}
+
+
+def _recorded_view(state: State) -> dict[str, Any]:
+    """What a recorded round adds to the view: whether it waits for its setup, the cards
+    still in hands (what a card picker offers), and where a seat did not follow."""
+    ledger, follows = state.ledger, state.follows
+    opened = is_open(ledger)
+    return {
+        "recorded": True,
+        "setup_needed": not opened,
+        "unaccounted": ledger.possible() if opened and ledger else None,
+        "had_none": [{"seat": v.seat, "suit": v.suit, "entry": v.seq}
+                     for v in (follows.voids if follows else ())],
+    }
 
 
 def _rounds(table: Table) -> int:
@@ -340,6 +436,8 @@ def _take_saboteur(state: State, seat: int, seq: int) -> Outcome:
 
 
 def _playable(state: State, seat: int) -> tuple[str, ...]:
+    if state.ledger is not None:  # a recorded round: any card still in some hand
+        return tuple(state.ledger.possible())
     hand = state.hands[seat]
     if not state.trick:
         return hand
@@ -361,6 +459,19 @@ def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
     card = move.get("card")
     if not isinstance(card, str):
         raise IllegalMove("malformed-move", 'a play names its card, e.g. {"card": "Y12"}')
+    if state.table.recorded:
+        changes, facts = _played_unseen(state, seat, card, seq)
+    else:
+        changes, facts = {"hands": _played_from_hand(state, seat, card)}, [CardPlayed(seat, card)]
+    trick = (*state.trick, Played(seat, card))
+    if len(trick) < state.table.seats:
+        turn = (seat + 1) % state.table.seats
+        return Outcome(replace(state, **changes, trick=trick, turn=turn), tuple(facts))
+    return _settle_trick(replace(state, **changes, trick=trick), seq, facts)
+
+
+def _played_from_hand(state: State, seat: int, card: str) -> tuple[tuple[str, ...], ...]:
+    """The hands once `seat` played `card`, a card it holds, following suit if it can."""
     if card not in card_set(state.table.seats):
         top = value_of(canonical(state.table.seats)[-1])
         raise IllegalMove(
@@ -375,13 +486,25 @@ def _play(state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome
         led = SEAL_OF[colour_of(state.trick[0].card)]
         raise IllegalMove("must-follow-suit", f"you hold {led}, so you must follow {led}")
     i = hand.index(card)  # every card of the deck is different: a hand holds it once
-    hands = with_item(state.hands, seat, hand[:i] + hand[i + 1 :])
-    trick = (*state.trick, Played(seat, card))
-    if len(trick) < state.table.seats:
-        turn = (seat + 1) % state.table.seats
-        played = replace(state, hands=hands, trick=trick, turn=turn)
-        return Outcome(played, (CardPlayed(seat, card),))
-    return _settle_trick(replace(state, hands=hands, trick=trick), seq, [CardPlayed(seat, card)])
+    return with_item(state.hands, seat, hand[:i] + hand[i + 1 :])
+
+
+def _played_unseen(state: State, seat: int, card: str,
+                   seq: int) -> tuple[dict[str, Any], list[Fact]]:
+    """A play recorded at a real table: a card still unaccounted for, from a hand of unknown
+    cards, so legal for some deal of them. Following suit cannot be checked: a card that
+    does not follow is accepted with what it proves, and a card of a colour the seat did not
+    follow earlier this round shows a revoke there."""
+    assert state.ledger is not None and state.follows is not None
+    ledger = state.ledger.revealed(card, seq, _set_aside(state.table.seats))
+    hands = with_item(state.hands, seat, played_from(state.hands[seat], card))
+    follows, revokes = state.follows.played(seat, (SEAL_OF[colour_of(card)],), card)
+    facts: list[Fact] = [CardPlayed(seat, card), *revokes]
+    led = colour_of(state.trick[0].card) if state.trick else colour_of(card)
+    if led != colour_of(card):
+        follows, had_none = follows.not_followed(seat, (SEAL_OF[led],), seq, "must-follow-suit")
+        facts.append(had_none)
+    return {"hands": hands, "ledger": ledger, "follows": follows}, facts
 
 
 def _winner(trick: tuple[Played, ...]) -> Played:

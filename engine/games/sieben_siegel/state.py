@@ -8,9 +8,12 @@ black seal), so the score can name the sources of every penalty point.
 from __future__ import annotations
 
 import functools
+from dataclasses import field
 
+from engine.codec import LATER
 from engine.frozen import frozen
 from engine.game import Fact, Table
+from engine.recorded import Follows, Ledger
 from engine.scoring import Component
 
 COLOURS = ("R", "Y", "G", "B", "V")
@@ -82,6 +85,11 @@ class State:
     tricks_won: tuple[int, ...]
     choice: tuple[str, ...]  # the fitting seals the trick's winner holds, while phase is return
     scored: tuple[tuple[Component, ...], ...]  # per seat, the components of finished rounds
+    # A round recorded at a real table (engine.recorded): its cards, each named as it is
+    # played from a hand of unknown cards (unopened until the table's setup entry), and what
+    # its plays proved about following suit.
+    ledger: Ledger | None = field(default=None, metadata=LATER)
+    follows: Follows | None = field(default=None, metadata=LATER)
 
 
 # -- facts -----------------------------------------------------------------------------------

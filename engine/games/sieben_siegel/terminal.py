@@ -24,7 +24,8 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
     saboteur = view.get("saboteur")
     top = line(f"round {view['round']} of {view['rounds']}", f"phase: {view['phase']}",
                 f"saboteur: {'nobody' if saboteur is None else at.players[saboteur]}",
-                f"supply: {_counts(view['supply'])}")
+                f"supply: {_counts(view['supply'])}",
+                view.get("setup_needed") and "recorded: the table names the setup first")
     trick = line(f"current trick: {_trick(view['trick'], at.players)}",
                   view.get("led") and f"led: {view['led']}",
                   f"last trick: {_trick(view['last_trick'], at.players)}")
@@ -32,4 +33,7 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
     for seat, held in enumerate(view["seals"]):
         seats.add(seat, view["hand_sizes"][seat], view["tricks_won"][seat],
                   _counts(held), view["totals"][seat])
-    return [top, trick, seats.table]
+    # A recorded round: where a seat did not follow, which a later card may show a revoke.
+    had_none = ", ".join(f"{at.players[v['seat']]} {v['suit']} (entry {v['entry']})"
+                         for v in view.get("had_none") or ())
+    return [top, trick, *([line(f"had none: {had_none}")] if had_none else []), seats.table]

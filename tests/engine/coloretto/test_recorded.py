@@ -22,6 +22,7 @@ from engine.games.coloretto import (
 )
 from engine.playout import play, record, transcribe
 from tests.engine.refusals import refusal, refused
+from tests.engine.transcribed import brief
 
 START4 = ["pink", "blue", "grey", "green"]
 
@@ -281,14 +282,6 @@ def test_the_deal_that_ends_a_match_ends_the_game():
 # -- a recorded game is the seeded game it records ---------------------------------------------
 
 
-def _brief(score: dict) -> list:
-    """A score without its entry numbers, which a recorded log's extra entries shift: totals,
-    ranks, and every component's label, detail, points, deal and count of entries."""
-    return [(p["seat"], p["total"], p["rank"],
-             [(c["label"], c["detail"], c["points"], c["round"], len(c["events"]))
-              for c in p["components"]]) for p in score["players"]]
-
-
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.sampled_from([3, 4, 5]), seed=st.text(max_size=8), deals=st.integers(1, 2))
@@ -298,7 +291,7 @@ def test_a_seeded_game_entered_as_a_scorekeeper_would_scores_the_same(seats, see
     again = record(game, seats, {"deals": deals}, list(transcribe(seeded)))
     players = [f"p{s}" for s in range(seats)]
     want, got = (game.score(p.final).to_json(players) for p in (seeded, again))
-    assert got["final"] and _brief(got) == _brief(want)
+    assert got["final"] and brief(got) == brief(want)
     assert game.view(again.final, TABLE)["collected"] == game.view(seeded.final,
                                                                     TABLE)["collected"]
 

@@ -22,14 +22,16 @@ def stamp(at: datetime) -> str:
 
 class Sitting:
     def __init__(self, title: str = "coloretto", seats: int = 3, options: dict | None = None,
-                 seed: str = "table"):
+                 seed: str = "table", recorded: bool = False):
         self.game = GAMES[title]
         filled = self.game.options(seats, options or {})
         self.now = START
-        self.table = Table(seats, filled, seed)
+        # A recorded game (engine.recorded) has no seed: the table names its cards.
+        self.table = Table(seats, filled, "" if recorded else seed, recorded=recorded)
         players = [f"p{s}" for s in range(seats)]
-        self.entries = [{**log.created(self.game, players, filled, seed, []), "seq": 1,
-                         "at": stamp(START)}]
+        created = log.created(self.game, players, filled, self.table.seed, [],
+                              recorded=recorded)
+        self.entries = [{**created, "seq": 1, "at": stamp(START)}]
         self.folding = log.fold(self.game, self.table, self.entries)
         self.step = next(self.folding)
         self.after: dict[int, Any] = {1: self.state}  # the state after each accepted verdict
