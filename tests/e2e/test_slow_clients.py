@@ -75,7 +75,12 @@ def assert_too_slow_and_closed(sock, answered) -> None:
     assert status == 408 and json.loads(body)["code"] == "body-too-slow"
     assert headers["Connection"] == "close"
     assert headers["Content-Type"] == "application/problem+json"
-    assert sock.recv(1) == b""  # closed by the server
+    # Closed by the server: an orderly end, or a reset when a trickled byte of ours reached it
+    # after its answer (a socket closed with unread bytes resets; seen on a loaded machine).
+    try:
+        assert sock.recv(1) == b""
+    except ConnectionResetError:
+        pass
 
 
 def test_a_body_slower_than_its_rate_is_answered_408_and_its_connection_closed(http):
