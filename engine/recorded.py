@@ -11,6 +11,13 @@ for that is here, once, for every title:
   unaccounted for; else the refusal names the entries where its copies were seen, or the rule
   that leaves it out of the game. Unknown cards are counted, never named, so every count (hand
   sizes, the pile) stays honest; one named later (a card played from a hand) is `revealed`.
+- Unknown cards in a hand (`UNKNOWN`, `unseen_hand`, `taken_from`, `faces`): a hand dealt face
+  down holds that many faceless cards; a card the table names as played from it is taken in
+  place of one of them, so the hand's size stays the rules' own.
+- The setup entry's refusals, the same for every title (`waits_for_setup`, `setup_first`,
+  `check_setup`).
+- `engine.follow`: follow obligations that cannot be checked while hands are unknown, what not
+  following proves, and the `revoke` a later entry shows.
 - `engine.playout.transcribe`: a finished seeded game entered again as a scorekeeper at a real
   table would (the setup named, each card named when it comes into view): what the property
   tests and the golden recorded games are made of.
@@ -27,11 +34,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.frozen import frozen, replace
-from engine.game import IllegalMove
+from engine.game import TABLE, IllegalMove
 
 RECORDED = "recorded"
 SEEDED = "seeded"
 SETUP = "setup"  # the table's entry naming what a deal's setup lays face up
+# A card in a hand that nobody at the table has seen: it is counted, and has no face. No title
+# has a card of this name (a card's code is a word or a colour and a number).
+UNKNOWN = "?"
 
 
 def is_recorded(created: Mapping[str, Any]) -> bool:
@@ -110,3 +120,54 @@ class Ledger:
         if not self.unknown:
             raise IllegalMove("no-unknown-card", "no card of this deal went unseen")
         return replace(self, unknown=self.unknown - 1).name(card, seq, out)
+
+
+def waits_for_setup(recorded: bool, ledger: Ledger | None) -> bool:
+    """Whether a deal dealt at the table still waits for its setup entry (its ledger unopened:
+    a title keeps an unopened `Ledger(())` rather than None between deals, since a later field
+    is never set back to its default)."""
+    return recorded and (ledger is None or not ledger.opened)
+
+
+def setup_first(deal: int, what: str) -> IllegalMove:
+    """The refusal of a move made before its deal's setup is recorded."""
+    return IllegalMove("setup-first", f"deal {deal} is recorded at the table: its setup ({what})"
+                       " is named before the first move")
+
+
+def check_setup(recorded: bool, seat: Any, ledger: Ledger | None, deal: int) -> None:
+    """The refusals every title's setup entry shares: a seeded game has none, it is the
+    table's own, and it is recorded once a deal."""
+    if not recorded:
+        raise IllegalMove("not-recorded", "this game is dealt by the service from its seed:"
+                          " there is no setup to record")
+    if seat != TABLE:
+        raise IllegalMove("setup-by-table", "the setup is the table's entry: post it with the"
+                          " table_token, for no seat")
+    if not waits_for_setup(recorded, ledger):
+        assert ledger is not None
+        raise IllegalMove("setup-recorded", f"the setup of deal {deal} was recorded at"
+                          f" entry {ledger.opened}")
+
+
+def unseen_hand(count: int) -> tuple[str, ...]:
+    """A hand of `count` cards dealt face down: counted, faceless."""
+    return (UNKNOWN,) * count
+
+
+def taken_from(hand: tuple[str, ...], card: str) -> tuple[str, ...] | None:
+    """`hand` less `card`: the card itself when the hand shows it, else one of its unknown
+    cards (the card was among them, for all the record knows); None when it holds neither.
+    Whether the card may still be anywhere unseen is the deal's `Ledger`'s to say."""
+    if card in hand:
+        i = hand.index(card)
+    elif UNKNOWN in hand:
+        i = hand.index(UNKNOWN)
+    else:
+        return None
+    return (*hand[:i], *hand[i + 1:])
+
+
+def faces(cards: tuple[str, ...]) -> list[str]:
+    """The cards of `cards` that have a face: what a view shows of a hand."""
+    return [c for c in cards if c != UNKNOWN]

@@ -37,7 +37,7 @@ from engine.game import (
     move_type,
     require_turn,
 )
-from engine.recorded import SETUP, Ledger
+from engine.recorded import SETUP, Ledger, check_setup, setup_first, waits_for_setup
 from engine.scoring import Component, Score, SeatScore
 from engine.spec import INDEX, Field, Move, Option, Spec
 
@@ -243,8 +243,7 @@ class Coloretto(Game):
         if kind == SETUP:
             return _setup(state, seat, move, seq)
         if _before_setup(state):
-            raise IllegalMove("setup-first", f"deal {state.deal} is recorded at the table: its"
-                              " setup (the starting cards) is named before the first move")
+            raise setup_first(state.deal, "the starting cards")
         require_turn(seat, state.turn)
         if kind == "draw":
             return _draw(state, seat, move, seq)
@@ -368,7 +367,7 @@ def _awaiting_setup(state: State, number: int) -> State:
 
 
 def _before_setup(state: State) -> bool:
-    return state.table.recorded and (state.ledger is None or not state.ledger.opened)
+    return waits_for_setup(state.table.recorded, state.ledger)
 
 
 def _deal_cards(removed: str | None) -> tuple[str, ...]:
@@ -392,16 +391,7 @@ def _setup(state: State, seat: int | str, move: Mapping[str, Any], seq: int) -> 
     """The table names what the deal's setup laid face up: each seat's starting card and,
     with three players, the colour left out (once, for the whole match)."""
     table = state.table
-    if not table.recorded:
-        raise IllegalMove("not-recorded", "this game is dealt by the service from its seed:"
-                          " there is no setup to record")
-    if seat != TABLE:
-        raise IllegalMove("setup-by-table", "the setup is the table's entry: post it with the"
-                          " table_token, for no seat")
-    if not _before_setup(state):
-        assert state.ledger is not None
-        raise IllegalMove("setup-recorded", f"the setup of deal {state.deal} was recorded at"
-                          f" entry {state.ledger.opened}")
+    check_setup(table.recorded, seat, state.ledger, state.deal)
     removed = _removed(state, move.get("removed_color"))
     state = replace(state, removed=removed)
     starting = move.get("starting_cards")
