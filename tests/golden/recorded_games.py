@@ -27,18 +27,47 @@ from tests.golden.generate import HERE, dump, observed
 FOLDER = HERE / "recorded"
 # title, seats, options: every rule of a recorded deal in play (two setups, the colour three
 # players leave out, the last-round card met where it lies).
-GAMES = {"coloretto-3p": ("coloretto", 3, {"deals": 2})}
+# Hermit: the Stagecoach laid unseen and known at each hand's end (two players), the centre
+# card named by the setup (five players), a setup per hand.
+GAMES = {"coloretto-3p": ("coloretto", 3, {"deals": 2}),
+         "hermit-2p": ("hermit", 2, {}),
+         "hermit-5p": ("hermit", 5, {})}
 
 
 def _refusals(title: str, submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
-    """Refused submissions to post before submission i: before the first draw, a second
-    setup, a draw naming no card, and a card of the colour left out."""
+    """Refused submissions to post before submission i, of the kinds only a recorded game of
+    `title` has (`REFUSED`)."""
+    return _REFUSALS[title](submissions)
+
+
+def _coloretto_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
+    """Before the first draw, a second setup, a draw naming no card, and a card of the colour
+    left out."""
     setup = submissions[0][1]
     first_draw = next(i for i, (_, m) in enumerate(submissions) if m["type"] == "draw")
     seat = submissions[first_draw][0]
     removed = setup.get("removed_color")
     return {first_draw: [(TABLE, setup), (seat, {"type": "draw"}),
                          (seat, {"type": "draw", "card": removed})]}
+
+
+def _hermit_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
+    """Before the first play, a second setup and a play of a starting card (seen already);
+    before the first Stagecoach card, one named (it is laid unseen)."""
+    first_play = next(i for i, (_, m) in enumerate(submissions) if m["type"] == "play")
+    seat, move = submissions[first_play]
+    start = next(m["card"] for _, m in submissions if m["type"] == "start")
+    slips = {first_play: [(TABLE, submissions[0][1]), (seat, {**move, "card": start})]}
+    coach = next((i for i, (_, m) in enumerate(submissions) if m["type"] == "stagecoach"), None)
+    if coach is not None:
+        slips[coach] = [(submissions[coach][0], {"type": "stagecoach", "card": "bard"})]
+    return slips
+
+
+_REFUSALS = {"coloretto": _coloretto_refusals, "hermit": _hermit_refusals}
+# The codes each title's recorded golden games hold among their refusals.
+REFUSED = {"coloretto": {"setup-recorded", "card-required", "card-not-in-game"},
+           "hermit": {"setup-recorded", "card-seen"}}
 
 
 def record(name: str) -> dict[str, Any]:
