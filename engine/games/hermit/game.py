@@ -119,9 +119,9 @@ SPEC = Spec(
         "hand-dealt": "hand {hand} is dealt, {cards_each} cards each[, {centre} in the centre];"
                       " {first_seat:seat} plays first",
         "stagecoach-laid": "the stagecoach holds {size} cards",
-        "void": "{seat:seat} held no card of {suits}: not following proves it ({rule:words})",
+        "void": "{seat:seat} held no card of {suits}: not following proves it ({rule})",
         "revoke": "revoke: {seat:seat} held the {card} ({suits}) at entry {entry}, where not"
-                  " following proved it held none ({rule:words})",
+                  " following proved it held none ({rule})",
         "quartet-taken": "[{taken_by:seat} took the quartet of group {group}|the quartet of group"
                          " {group} is set aside: nobody held it]: {cards}",
         "hand-scored": "hand {hand} is scored: {points:each}[; the stagecoach goes to"

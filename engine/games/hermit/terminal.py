@@ -25,7 +25,10 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
                 + ", ".join(at.players[s] for s in choosing["waiting"]),
                 view.get("stagecoach_size") is not None
                 and f"stagecoach {shown(view['stagecoach_size'])} face down",
-                view.get("set_aside") and f"set aside: {shown(view['set_aside'])}")
+                view.get("set_aside") and f"set aside: {shown(view['set_aside'])}",
+                view.get("setup_needed") and "recorded: the table names the setup first",
+                *(f"{at.players[v['seat']]} held no {'/'.join(v['suits'])} at entry {v['entry']}"
+                  for v in view.get("voids") or ()))
     centre = [_group(g) for g in view["groups"] if g["controller"] is None]
     seats = Seats(at, "in hand", "total", "groups held", "score pile")
     for seat, pile in enumerate(view["piles"]):
