@@ -725,7 +725,13 @@ def _seen(state: State, seat: int, card: str, seq: int) -> tuple[State, tuple[Fa
 
 
 def _starts_seen(state: State, revealed: tuple[Any, ...]) -> tuple[State, list[Fact]]:
-    """The starting cards revealed together, each named at the entry that chose it."""
+    """The starting cards revealed together, each named at the entry that chose it. Two
+    choices naming one card are refused without saying whose the other is (it was hidden)."""
+    cards = [choice.card for choice in revealed]
+    twice = next((c for c in cards if cards.count(c) > 1), None)
+    if twice is not None:
+        raise IllegalMove("card-seen", f"the {twice} is named by two starting choices: the"
+                          " deal holds one; one of them is not the card laid")
     facts: list[Fact] = []
     for choice in revealed:
         state, revokes = _seen(state, choice.seat, choice.card, choice.seq)

@@ -159,7 +159,9 @@ def test_two_seats_naming_one_starting_card_are_refused_when_the_choices_are_rev
     at = Table_(set_up(3))
     at(0, "start", "ace-moons")
     at(1, "start", "ace-moons")  # not refused yet: seat 0's choice is still hidden
-    at.refuses(2, {"type": "start", "card": "ace-waves"}, "card-seen", "ace-moons")
+    said = at.refuses(2, {"type": "start", "card": "ace-waves"}, "card-seen", "ace-moons",
+                      "two starting choices")
+    assert "entry" not in said and "seat" not in said  # whose the hidden choice is, unsaid
 
 
 def test_a_play_names_its_card_and_the_legal_moves_offer_every_card_not_seen():
