@@ -4,6 +4,8 @@ replay, audit, verification and import re-judging every entry."""
 
 import random
 
+import pytest
+
 from engine import log
 from engine.games import GAMES
 from engine.playout import play, record, transcribe
@@ -53,7 +55,11 @@ def test_a_recorded_game_takes_no_seed_or_deck(client):
 
 
 def test_a_title_not_yet_recorded_is_refused_at_creation(client):
-    answer = client.post("/v1/games", json={"game": "hermit", "players": ["a", "b"],
+    waiting = [name for name, title in GAMES.items() if not title.spec.recorded]
+    if not waiting:
+        pytest.skip("every title takes recorded deals")
+    players = ["a", "b", "c"][: GAMES[waiting[0]].spec.seats[0]]
+    answer = client.post("/v1/games", json={"game": waiting[0], "players": players,
                                             "deal": "recorded"})
     assert answer.status_code == 400 and answer.json["code"] == "deal-not-recorded"
 
