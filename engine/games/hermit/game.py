@@ -778,4 +778,3 @@ def _coach_at_end(state: State, seq: int) -> tuple[Card, ...]:
     left = tuple(state.ledger.possible())
     assert len(left) == len(state.stagecoach), "a hand ends when every hand is played out"
     return tuple(Card(c, (state.ledger.opened, seq)) for c in left)
-

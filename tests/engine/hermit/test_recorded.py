@@ -19,6 +19,7 @@ from engine.playout import play, record, transcribe
 from engine.recorded import UNKNOWN, HadNone, Revoke
 from engine.simultaneous import Simultaneous
 from tests.engine.refusals import refusal, refused
+from tests.engine.transcribed import brief
 
 EACH = {2: 16, 3: 12, 4: 9, 5: 7}
 
@@ -307,16 +308,6 @@ def test_the_stagecoach_is_the_cards_never_seen_when_the_hand_is_scored():
     assert [e["stagecoach_to"] for e in got] == [e["stagecoach_to"] for e in want]
 
 
-def _brief(score: dict) -> list:
-    """A score without its entry numbers, which a recorded log's extra entries shift, and in
-    no particular order of components (the Stagecoach's cards are known in the Decktet's
-    order, a seeded one's in the order laid): totals, ranks, and every component's label,
-    detail, points, hand and count of entries."""
-    return [(p["seat"], p["total"], p["rank"],
-             sorted((c["label"], c["detail"], c["points"], c["round"], len(c["events"]))
-                    for c in p["components"])) for p in score["players"]]
-
-
 @settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seats=st.sampled_from([2, 3, 4, 5]), seed=st.text(max_size=8),
@@ -328,7 +319,7 @@ def test_a_seeded_game_entered_as_a_scorekeeper_would_scores_the_same(seats, see
     again = record(game, seats, options, list(transcribe(seeded)))
     players = [f"p{s}" for s in range(seats)]
     want, got = (game.score(p.final).to_json(players) for p in (seeded, again))
-    assert got["final"] and _brief(got) == _brief(want)
+    assert got["final"] and brief(got, ordered=False) == brief(want, ordered=False)
     assert got["rounds"] == want["rounds"]
 
 
