@@ -62,6 +62,14 @@ def line(*parts: Any) -> Text:
     return Text(" · ".join(str(p) for p in parts if p))
 
 
+def had_none(view: View, at: Setting) -> list[Text]:
+    """A recorded deal's line saying where a seat did not follow a suit (`had_none`), which a
+    later card of it may show to be a revoke; nothing while there is none."""
+    said = ", ".join(f"{at.players[v['seat']]} {v['suit']} (entry {v['entry']})"
+                     for v in view.get("had_none") or ())
+    return [line(f"had none: {said}")] if said else []
+
+
 def direction(cards: Sequence[str | None]) -> str:
     """A row runs up or down once two of its cards differ; a final card has no number."""
     values = [int(c[1:]) for c in cards if c and c[1:].isdigit()]

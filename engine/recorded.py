@@ -15,6 +15,10 @@ for that is here, once, for every title:
   `may_hold`): a hand holds cards the table saw go into it (named) and unknown cards; a card
   played from it is one it is known to hold, else one of its unknown cards, named then: legal
   when some assignment of the unknown cards agreeing with the ledger gives the hand that card.
+- Follow obligations (`Follows`, `HadNone`, `Revoke`): a rule that asks a seat to follow
+  suits cannot be checked while its hand is unknown; not following is accepted with what it
+  proves, and a later card of those suits from that seat is a revoke (below).
+- `recorded_view`: what a deal of hands dealt face down adds to a title's view.
 - `engine.playout.transcribe`: a finished seeded game entered again as a scorekeeper at a real
   table would (the setup named, each card named when it comes into view): what the property
   tests and the golden recorded games are made of.
@@ -271,7 +275,9 @@ class Follows:
     def played(self, seat: int, suits: tuple[str, ...], card: str,
                ) -> tuple[Follows, tuple[Revoke, ...]]:
         """`seat` played `card`, of `suits`, held since the deal: a revoke for each earlier
-        entry where it did not follow one of them (one fact an entry), each reported once."""
+        entry where it did not follow one of them (one fact an entry, naming the suits the card
+        shows). Each entry is reported once: once shown, every suit it did not follow is
+        forgotten (a rule that asks for any of several suits was broken there once)."""
         shown = [v for v in self.voids if v.seat == seat and v.suit in suits]
         if not shown:
             return self, ()
@@ -280,4 +286,23 @@ class Follows:
             entries.setdefault((void.seq, void.rule), []).append(void.suit)
         revokes = tuple(Revoke(seat, seq, tuple(held), rule, card)
                         for (seq, rule), held in entries.items())
-        return Follows(tuple(v for v in self.voids if v not in shown)), revokes
+        kept = tuple(v for v in self.voids if v.seat != seat or (v.seq, v.rule) not in entries)
+        return Follows(kept), revokes
+
+    def listed(self) -> list[dict[str, Any]]:
+        """Each suit a seat did not follow and where, not yet shown to be a revoke: what a
+        view lists (`had_none`)."""
+        return [{"seat": v.seat, "suit": v.suit, "entry": v.seq} for v in self.voids]
+
+
+def recorded_view(ledger: Ledger | None, follows: Follows | None) -> dict[str, Any]:
+    """What a recorded deal of hands dealt face down adds to a title's view: whether it waits
+    for its setup, the cards still unaccounted for (what a card picker offers), and where a
+    seat did not follow (`Follows.listed`)."""
+    opened = is_open(ledger)
+    return {
+        "recorded": True,
+        "setup_needed": not opened,
+        "unaccounted": ledger.possible() if opened and ledger else None,
+        "had_none": follows.listed() if follows else [],
+    }

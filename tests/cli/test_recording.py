@@ -60,8 +60,14 @@ def test_a_whole_game_is_recorded_from_the_command_line_and_verifies(tablelog, t
             done(tablelog("play", game, '{"type": "draw"}', "--card", move["card"]))
         else:
             done(tablelog("play", game, json.dumps(move)))
+    recorded_to_the_end(tablelog, game, seeded, ["ann", "bob", "cid"], tmp_path)
+
+
+def recorded_to_the_end(tablelog, game: str, seeded, players: list[str], tmp_path) -> None:
+    """`game`, recording the `seeded` playout, is finished with its totals, and its replay
+    says it was recorded and verifies with no server."""
     assert tablelog.json("show", game)["status"] == "finished"
-    want = GAMES["coloretto"].score(seeded.final).to_json(["ann", "bob", "cid"])
+    want = seeded.game.score(seeded.final).to_json(players)
     totals = [p["total"] for p in tablelog.json("score", game)["players"]]
     assert totals == [p["total"] for p in want["players"]]
     document = tmp_path / "replay.json"

@@ -17,6 +17,7 @@ from engine.recorded import (
     known,
     may_hold,
     played_from,
+    recorded_view,
 )
 from tests.engine.refusals import refusal
 
@@ -131,3 +132,21 @@ def test_a_card_of_two_suits_revokes_each_entry_once_naming_the_suits_it_shows()
     after, revokes = follows.played(0, ("moons", "knots"), "author")
     assert revokes == (Revoke(0, 5, ("moons", "knots"), "must-follow", "author"),)
     assert [v.suit for v in after.voids] == ["suns"]
+
+
+def test_an_entry_that_did_not_follow_several_suits_is_a_revoke_once():
+    follows, _ = Follows().not_followed(0, ("moons", "suns", "waves"), 6, "must_follow")
+    follows, _ = follows.not_followed(1, ("suns",), 7, "must_follow")
+    after, revokes = follows.played(0, ("moons", "waves"), "lunatic")
+    assert revokes == (Revoke(0, 6, ("moons", "waves"), "must_follow", "lunatic"),)
+    assert after.listed() == [{"seat": 1, "suit": "suns", "entry": 7}]  # another seat's
+    assert after.played(0, ("moons", "suns"), "diplomat") == (after, ())
+
+
+def test_a_recorded_view_says_the_setup_awaited_the_cards_possible_and_where_none_was_held():
+    assert recorded_view(Ledger(()), Follows()) == {
+        "recorded": True, "setup_needed": True, "unaccounted": None, "had_none": []}
+    follows, _ = Follows().not_followed(2, ("green",), 41, "must-follow-suit")
+    view = recorded_view(Ledger(CARDS, opened=2).name("R1", 2), follows)
+    assert not view["setup_needed"] and view["unaccounted"] == {"R1": 1, "G2": 1, "last": 1}
+    assert view["had_none"] == [{"seat": 2, "suit": "green", "entry": 41}]

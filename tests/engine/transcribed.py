@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 
-def brief(score: dict) -> list:
+def brief(score: dict, ordered: bool = True) -> list:
     """A score without its entry numbers, which a recorded log's extra entries shift: totals,
-    ranks, and every component's label, detail, points, deal and count of entries."""
+    ranks, and every component's label, detail, points, deal and count of entries, in their
+    order unless not `ordered` (Hermit's Stagecoach: known in the Decktet's order when never
+    seen, in the order laid when dealt by the service)."""
     return [(p["seat"], p["total"], p["rank"],
-             [(c["label"], c["detail"], c["points"], c["round"], len(c["events"]))
-              for c in p["components"]]) for p in score["players"]]
+             (list if ordered else sorted)(
+                 (c["label"], c["detail"], c["points"], c["round"], len(c["events"]))
+                 for c in p["components"])) for p in score["players"]]

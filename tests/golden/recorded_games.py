@@ -28,15 +28,19 @@ FOLDER = HERE / "recorded"
 # title, seats, options: every rule of a recorded deal in play (Coloretto: two setups, the
 # colour three players leave out, the last-round card met where it lies; Keltis card with two
 # players: the 30 cards set aside unseen, a card taken back from a discard pile and played
-# again; Die sieben Siegel: two rounds of hands dealt face down, seats that do not follow suit).
+# again; Die sieben Siegel: two rounds of hands dealt face down, seats that do not follow suit;
+# Hermit: a setup per hand, the Stagecoach laid unseen and known at each hand's end with two
+# players, the centre card named by each setup with five).
 GAMES = {"coloretto-3p": ("coloretto", 3, {"deals": 2}),
          "keltis-card-2p": ("keltis-card", 2, {}),
-         "sieben-siegel-4p": ("sieben-siegel", 4, {"rounds": 2})}
+         "sieben-siegel-4p": ("sieben-siegel", 4, {"rounds": 2}),
+         "hermit-2p": ("hermit", 2, {}),
+         "hermit-5p": ("hermit", 5, {})}
 
 
 def _refusals(title: str, submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
-    """Refused submissions to post before submission i, as the title's recorded deals have
-    them."""
+    """Refused submissions to post before submission i, of the kinds only a recorded game of
+    `title` has (`REFUSED`)."""
     return _REFUSALS[title](submissions)
 
 
@@ -68,6 +72,7 @@ def _keltis_card_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list
 ONE_COPY = {f"{c}{v}" for c in "RYGBV" for v in (0, 1, 2, 8, 9, 10)} | {
     f"P{v}" for v in range(11)}
 
+
 def _sieben_siegel_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
     """A play before the setup; before the second play of the round: a second setup, a card
     four players set aside, and the card played just before, seen again."""
@@ -79,8 +84,26 @@ def _sieben_siegel_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, li
                      (seat, before)]}
 
 
+def _hermit_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
+    """Before the first play: a second setup and a play of a starting card (seen already);
+    before the first Stagecoach card, one named (it is laid unseen)."""
+    first_play = next(i for i, (_, m) in enumerate(submissions) if m["type"] == "play")
+    seat, move = submissions[first_play]
+    start = next(m["card"] for _, m in submissions if m["type"] == "start")
+    slips = {first_play: [(TABLE, submissions[0][1]), (seat, {**move, "card": start})]}
+    coach = next((i for i, (_, m) in enumerate(submissions) if m["type"] == "stagecoach"), None)
+    if coach is not None:
+        slips[coach] = [(submissions[coach][0], {"type": "stagecoach", "card": "bard"})]
+    return slips
+
+
 _REFUSALS = {"coloretto": _coloretto_refusals, "keltis-card": _keltis_card_refusals,
-             "sieben-siegel": _sieben_siegel_refusals}
+             "sieben-siegel": _sieben_siegel_refusals, "hermit": _hermit_refusals}
+# The codes each title's recorded golden games hold among their refusals.
+REFUSED = {"coloretto": {"setup-recorded", "card-required", "card-not-in-game"},
+           "keltis-card": {"setup-first", "setup-recorded", "card-not-in-game", "card-seen"},
+           "sieben-siegel": {"setup-first", "setup-recorded", "card-not-in-game", "card-seen"},
+           "hermit": {"setup-recorded", "card-seen"}}
 
 
 def record(name: str) -> dict[str, Any]:

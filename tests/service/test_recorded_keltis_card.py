@@ -5,9 +5,9 @@ changes nothing, and the whole game's replay, audit and verification re-judge ev
 import random
 
 from engine.games import GAMES
-from engine.playout import play, transcribe
+from engine.playout import play
 from tests.api import create
-from tests.service.test_recorded import table
+from tests.service.test_recorded import entered_at_the_table, table
 
 SETUP = {"type": "setup"}
 
@@ -50,28 +50,10 @@ def test_a_card_seen_already_is_a_422_naming_its_entry_and_changes_nothing(clien
     assert client.get(game.url("/state"), headers=game.table).json["state"] == before["state"]
 
 
-def _brief(score):
-    return [(p["seat"], p["total"], p["rank"],
-             [(c["label"], c["detail"], c["points"], len(c["events"]))
-              for c in p["components"]]) for p in score["players"]]
-
-
 def test_a_seeded_game_entered_at_the_table_scores_the_same_and_verifies(client):
-    title = GAMES["keltis-card"]
-    seeded = play(title, 2, "by-hand", random.Random("by-hand"), {})
+    seeded = play(GAMES["keltis-card"], 2, "by-hand", random.Random("by-hand"), {})
     game = recorded(client)
-    for who, move in transcribe(seeded):
-        answer = table(client, game, move, None if who == "table" else who)
-        assert answer.status_code == 201, answer.json
-    summary = client.get(game.url()).json
-    assert summary["status"] == "finished" and summary["seed"] is None
-    want = title.score(seeded.final).to_json(["ann", "bob"])
-    assert _brief(client.get(game.url("/score")).json) == _brief(want)
-
-    document = client.get(game.url("/replay")).json
-    assert document["deal"] == "recorded" and document["seed"] is None
-    verified = client.post("/v1/replays/verify", json=document).json
-    assert verified["ok"] and verified["replay_ok"] and verified["seed_ok"] is None, verified
+    _, want = entered_at_the_table(client, game, seeded, ["ann", "bob"])
     audit = client.post(game.url("/audit?wait=10"), json={"claimed": {"1": 0}}).json
     assert audit["ok"] and audit["claims"][0]["recomputed"] == want["players"][1]["total"]
 

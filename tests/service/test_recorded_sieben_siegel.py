@@ -5,10 +5,9 @@ a table takeback to before it, and a whole game scoring as the seeded game it re
 import random
 
 from engine.games import GAMES
-from engine.playout import play, transcribe
+from engine.playout import play
 from tests.api import create
-from tests.engine.transcribed import brief
-from tests.service.test_recorded import table
+from tests.service.test_recorded import entered_at_the_table, table
 
 PLAYERS = ["ann", "bob", "cid", "dee"]
 NOTHING = {"type": "predict", "seals": {}}
@@ -86,19 +85,8 @@ def test_a_revoke_is_reported_at_the_entry_that_proves_it_and_a_takeback_undoes_
 
 
 def test_a_seeded_game_entered_at_the_table_scores_the_same_and_verifies(client):
-    title = GAMES["sieben-siegel"]
-    seeded = play(title, 4, "by-hand", random.Random("by-hand"), {"rounds": 1})
+    seeded = play(GAMES["sieben-siegel"], 4, "by-hand", random.Random("by-hand"), {"rounds": 1})
     game = recorded(client, rounds=1)
-    for who, move in transcribe(seeded):
-        answer = table(client, game, move, None if who == "table" else who)
-        assert answer.status_code == 201, answer.json
-    summary = client.get(game.url()).json
-    assert summary["status"] == "finished" and summary["deal"] == "recorded"
-    want = title.score(seeded.final).to_json(PLAYERS)
-    assert brief(client.get(game.url("/score")).json) == brief(want)
-    document = client.get(game.url("/replay")).json
-    assert document["deal"] == "recorded" and document["seed"] is None
-    verified = client.post("/v1/replays/verify", json=document).json
-    assert verified["ok"] and verified["replay_ok"] and verified["seed_ok"] is None, verified
+    entered_at_the_table(client, game, seeded, PLAYERS)
     audit = client.post(game.url("/audit?wait=10")).json
     assert audit["ok"] and audit["revokes"] == []

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from engine.frozen import frozen
 
+SUITS = ("moons", "suns", "waves", "leaves", "wyrms", "knots")  # the Decktet's order
 ACE = 1
 CROWN = 10
 _ANNULLED = 0
@@ -24,8 +25,7 @@ class Decktet:
 
 
 def _cards() -> tuple[Decktet, ...]:
-    aces = [Decktet(f"ace-{s}", ACE, (s,)) for s in
-            ("moons", "suns", "waves", "leaves", "wyrms", "knots")]
+    aces = [Decktet(f"ace-{s}", ACE, (s,)) for s in SUITS]
     numbered = [
         ("author", 2, "moons knots"), ("desert", 2, "suns wyrms"), ("origin", 2, "waves leaves"),
         ("journey", 3, "moons waves"), ("painter", 3, "suns knots"),

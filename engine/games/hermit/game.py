@@ -9,16 +9,28 @@ at once (`start`, hidden until all have chosen, `engine.simultaneous`); with two
 quartet that empties the table first asks each seat for a face-down Stagecoach card. Groups are
 numbered 0, 1, 2, ... in order of creation within a hand (simultaneous starts in seat order;
 the five-player centre card is group 0) and keep their number until they leave the table.
+
+A hand recorded at a real table (`engine.recorded`) starts with the table's `setup` entry (with
+five players naming the centre card); every card is dealt face down, so each hand holds
+unknown cards, and a card is named when it is seen: played, or revealed as a starting card.
+The designer's follow rule cannot be checked then (`engine.recorded.Follows`): a new group is
+accepted, proving the seat had none of the suits the groups end in (`had-none`), and a later
+card of those suits from that seat in the same hand is a `revoke`. The Stagecoach stays
+unknown until the hand is scored: every other card of the hand has been seen by then, so its
+cards are the ones left unnamed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import field
 from itertools import repeat
 from typing import Any
 
+from engine.codec import LATER
 from engine.frozen import frozen, replace, with_item
 from engine.game import (
+    TABLE,
     Dealt,
     Fact,
     Game,
@@ -31,7 +43,15 @@ from engine.game import (
     move_type,
     require_turn,
 )
-from engine.games.hermit.cards import CANONICAL, CARDS, PERSONALITIES, SHARING, describe, rank_in
+from engine.games.hermit.cards import (
+    CANONICAL,
+    CARDS,
+    PERSONALITIES,
+    SHARING,
+    SUITS,
+    describe,
+    rank_in,
+)
 from engine.games.hermit.facts import (
     GroupStarted,
     HandDealt,
@@ -42,6 +62,20 @@ from engine.games.hermit.facts import (
     StagecoachLaid,
 )
 from engine.games.hermit.scoring import DEALT, RULES, Card, score_hand
+from engine.recorded import (
+    FOLLOW_FACTS,
+    SETUP,
+    UNKNOWN,
+    Follows,
+    Ledger,
+    check_setup,
+    face_down,
+    is_open,
+    known,
+    played_from,
+    recorded_view,
+    setup_first,
+)
 from engine.scoring import Component, Score, SeatScore
 from engine.simultaneous import Simultaneous
 from engine.spec import Field, Move, Option, Spec
@@ -53,6 +87,7 @@ _CARDS_EACH = {2: 16, 3: 12, 4: 9, 5: 7}
 _QUARTET = 4
 _TWO_PLAYER_HANDS = 4
 _CARD = Field("str", shortest=1, longest=40)  # a Decktet name; the rules judge the rest
+_FOLLOW = "must_follow"  # the rule a revoke breaks: the option that holds the designer's rule
 
 SPEC = Spec(
     name="hermit",
@@ -74,12 +109,16 @@ SPEC = Spec(
         Move(START, {"card": _CARD}),
         # Without `group`, a card no group accepts starts a new group.
         Move(PLAY, {"card": _CARD, "group": Field("int", required=False, low=0)}),
-        Move(STAGECOACH, {"card": _CARD}),
+        # Recorded at a real table, the card goes face down unseen: no card is named.
+        Move(STAGECOACH, {"card": Field("str", required=False, shortest=1, longest=40)}),
+        # Recorded at a real table: with five players, the card laid face up in the centre.
+        Move(SETUP, {"centre": Field("str", required=False, shortest=1, longest=40)}),
     ),
     says={
         START: "start with {card}",
         PLAY: "play {card}[ to group {group}]",
-        STAGECOACH: "put {card} on the stagecoach",
+        STAGECOACH: "put [{card}|a card face down] on the stagecoach",
+        SETUP: "set up the hand[: {centre} in the centre]",
     },
     facts={
         "chose": "{seat:seat} chose {card:card}",
@@ -90,6 +129,7 @@ SPEC = Spec(
         "hand-dealt": "round {hand} is dealt, {cards_each} cards each[, {centre} in the centre];"
                       " {first_seat:seat} plays first",
         "stagecoach-laid": "the stagecoach holds {size} cards",
+        **FOLLOW_FACTS,
         "quartet-taken": "[{taken_by:seat} took the quartet of group {group}|the quartet of group"
                          " {group} is set aside: nobody held it]: {cards}",
         "hand-scored": "round {hand} is scored: {points:each}[; the stagecoach goes to"
@@ -99,10 +139,12 @@ SPEC = Spec(
     },
     scoring=RULES,
     dealt=DEALT,
+    recorded=True,
 )
 _MOVE_KEYS = {
     kind: frozenset({"type", *fields})
-    for kind, fields in ((START, {"card"}), (STAGECOACH, {"card"}), (PLAY, {"card", "group"}))
+    for kind, fields in ((START, {"card"}), (STAGECOACH, {"card"}), (PLAY, {"card", "group"}),
+                         (SETUP, {"centre"}))
 }
 _ORDER = {name: i for i, name in enumerate(CANONICAL)}
 
@@ -140,6 +182,10 @@ class State:
     stagecoach: tuple[Laid, ...]
     scored: tuple[tuple[Component, ...], ...]  # per seat, every finished hand
     over: bool
+    # A recorded hand's cards (engine.recorded); one not opened yet waits for the setup.
+    ledger: Ledger | None = field(default=None, metadata=LATER)
+    # What not following proved in a recorded hand (engine.recorded.Follows).
+    follows: Follows | None = field(default=None, metadata=LATER)
 
 
 class Hermit(Game):
@@ -155,6 +201,8 @@ class Hermit(Game):
 
     def deal(self, table: Table) -> State:
         scored: tuple[tuple[Component, ...], ...] = ((),) * table.seats
+        if table.recorded:
+            return _awaiting_setup(table, 1, scored)
         return _deal_hand(table, 1, scored, seq=1)[0]
 
     # -- whose turn, what is legal ------------------------------------------------------
@@ -173,6 +221,8 @@ class Hermit(Game):
     def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
         if seat not in self.to_act(state):
             return ()
+        if state.table.recorded:
+            return _moves_unseen(state)
         held = state.hands[seat]
         if state.choosing:
             return tuple({"type": state.choosing.move, "card": c} for c in held)
@@ -196,9 +246,11 @@ class Hermit(Game):
                 "unknown-move", f"hermit has moves start, play and stagecoach, not {kind!r}"
             )
         _check_keys(kind, move)
-        card = move["card"]
-        if card not in CARDS:
-            raise IllegalMove("unknown-card", f"there is no {card!r} among the basic Decktet cards")
+        if kind == SETUP:
+            return _setup(state, seat, move, seq)
+        if _before_setup(state):
+            raise setup_first(f"round {state.hand}", "the centre card with five players, or none")
+        card = _card_of(state, kind, move)
         if kind == PLAY:
             return _play(state, seat, card, move.get("group"), seq)
         return _choose(state, seat, kind, card, seq)
@@ -231,18 +283,35 @@ class Hermit(Game):
             "totals": list(_totals(state.scored)),
             "over": state.over,
         }
+        if state.table.recorded:
+            public.update(recorded_view(state.ledger, state.follows))
+        # A recorded hand's cards are unknown until seen: a view shows only those with a face.
         private = [
             {
-                "hand": list(state.hands[s]),
+                "hand": known(state.hands[s]),
                 "choice": state.choosing.private(s) if state.choosing else None,
-                "stagecoach": [laid.card.name for laid in state.stagecoach if laid.seat == s],
+                "stagecoach": known(tuple(laid.card.name for laid in state.stagecoach
+                                          if laid.seat == s)),
             }
             for s in range(seats)
         ]
         undealt = (
-            {"stagecoach": [laid.card.name for laid in state.stagecoach]} if seats == 2 else {}
+            {"stagecoach": known(tuple(laid.card.name for laid in state.stagecoach))}
+            if seats == 2 else {}
         )
         return compose_view(public, private, undealt, viewer)
+
+    def recorded_setup(self, state: State) -> dict[str, Any] | None:
+        return _setup_move(state.groups[0].last if state.table.seats == 5 else None)
+
+    def recorded_moves(self, seat: int | str, move: Mapping[str, Any],
+                       effects: list[dict[str, Any]]) -> tuple[tuple[int | str, Any], ...]:
+        # A Stagecoach card goes face down: the scorekeeper sees no card to name.
+        made: list[tuple[int | str, Any]] = [
+            (seat, {"type": STAGECOACH} if move["type"] == STAGECOACH else move)]
+        made += [(TABLE, _setup_move(e["centre"])) for e in effects
+                 if e["type"] == HandDealt.kind]
+        return tuple(made)
 
     def score(self, state: State) -> Score:
         per_seat = [list(cs) for cs in state.scored]
@@ -282,14 +351,24 @@ def _deal_hand(
         for s in range(seats)
     )
     rest = deck[seats * each :]
+    state = _dealt(table, hand, scored, hands, rest, seq)
+    facts: list[Fact] = [HandDealt(hand, state.turn, each, rest[0] if seats == 5 else None)]
+    facts += [Dealt(s, h) for s, h in enumerate(hands)]
+    return state, facts
+
+
+def _dealt(table: Table, hand: int, scored: tuple[tuple[Component, ...], ...],
+           hands: tuple[tuple[str, ...], ...], rest: tuple[str, ...], seq: int) -> State:
+    """Hand `hand` as dealt at entry `seq`: `hands`, and `rest` the cards left over (the centre
+    card with five players, the Stagecoach with two)."""
+    seats = table.seats
     # The leftover cards came from the deal (entry `seq`): their points, if any, trace there.
     centre = (Group(0, (Card(rest[0], (seq,)),), None),) if seats == 5 else ()
     coach = tuple(Laid(None, Card(c, (seq,))) for c in rest) if seats == 2 else ()
-    first = _first_seat(hand, seats)
-    state = State(
+    return State(
         table=table,
         hand=hand,
-        turn=first,
+        turn=_first_seat(hand, seats),
         hands=hands,
         groups=centre,
         next_group=len(centre),
@@ -301,9 +380,6 @@ def _deal_hand(
         scored=scored,
         over=False,
     )
-    facts: list[Fact] = [HandDealt(hand, first, each, rest[0] if seats == 5 else None)]
-    facts += [Dealt(s, h) for s, h in enumerate(hands)]
-    return state, facts
 
 
 def _totals(scored: tuple[tuple[Component, ...], ...]) -> tuple[int, ...]:
@@ -312,9 +388,7 @@ def _totals(scored: tuple[tuple[Component, ...], ...]) -> tuple[int, ...]:
 
 def _end_hand(state: State, seq: int) -> tuple[State, list[Fact]]:
     seats = state.table.seats
-    # The Stagecoach goes to its taker at the end of the hand (entry `seq`): its points trace
-    # to the entry that laid each card and to this one.
-    coach = tuple(Card(laid.card.name, (*laid.card.events, seq)) for laid in state.stagecoach)
+    coach = _coach_at_end(state, seq)
     result = score_hand(state.piles, coach, state.hand, state.table.options)
     scored = tuple(old + new for old, new in zip(state.scored, result.components, strict=True))
     totals = _totals(scored)
@@ -334,6 +408,8 @@ def _end_hand(state: State, seq: int) -> tuple[State, list[Fact]]:
     )
     if over:
         return replace(state, groups=(), choosing=None, scored=scored, over=True), [fact]
+    if state.table.recorded:
+        return _awaiting_setup(state.table, state.hand + 1, scored), [fact]
     state, facts = _deal_hand(state.table, state.hand + 1, scored, seq)
     return state, [fact, *facts]
 
@@ -370,7 +446,7 @@ def _check_keys(kind: str, move: Mapping[str, Any]) -> None:
     if not move.keys() <= _MOVE_KEYS[kind]:
         extra = sorted(move.keys() - _MOVE_KEYS[kind])[0]
         raise IllegalMove("malformed-move", f"a {kind} move has no field {extra!r}")
-    if not isinstance(move.get("card"), str):
+    if "card" in move and not isinstance(move["card"], str):
         raise IllegalMove("malformed-move", f"a {kind} move names its card by a string: 'card'")
     group = move.get("group")
     if group is not None and (not isinstance(group, int) or isinstance(group, bool)):
@@ -378,10 +454,25 @@ def _check_keys(kind: str, move: Mapping[str, Any]) -> None:
 
 
 def _without(cards: tuple[str, ...], card: str, seat: int) -> tuple[str, ...]:
-    if card not in cards:
+    # The 36 cards are all different: a hand holds each at most once (or unknown cards).
+    if card not in cards and UNKNOWN not in cards:
         raise IllegalMove("not-in-hand", f"seat {seat} does not hold the {card}")
-    i = cards.index(card)  # the 36 cards are all different: a hand holds each at most once
-    return (*cards[:i], *cards[i + 1 :])
+    return played_from(cards, card)
+
+
+def _card_of(state: State, kind: str, move: Mapping[str, Any]) -> str:
+    """The card a move names, one of the Decktet's; a recorded Stagecoach card is unseen."""
+    if kind == STAGECOACH and state.table.recorded:
+        if "card" in move:
+            raise IllegalMove("stagecoach-unseen", "at a real table a stagecoach card goes face"
+                              " down unseen: a recorded stagecoach move names no card")
+        return UNKNOWN
+    card = move.get("card")
+    if not isinstance(card, str):
+        raise IllegalMove("malformed-move", f"a {kind} move names its card by a string: 'card'")
+    if card not in CARDS:
+        raise IllegalMove("unknown-card", f"there is no {card!r} among the basic Decktet cards")
+    return card
 
 
 
@@ -395,10 +486,16 @@ def _choose(state: State, seat: int, kind: str, card: str, seq: int) -> Outcome:
         )
     choosing, chose = choosing.choose(seat, card, seq)
     hands = with_item(state.hands, seat, _without(state.hands[seat], card, seat))
+    if state.table.recorded and card != UNKNOWN:
+        # Checked now, named when revealed: a hidden choice must not show in the ledger.
+        state.ledger.revealed(card, seq)
     if not choosing.complete:
         return Outcome(replace(state, hands=hands, choosing=choosing), (chose,))
     revealed = choosing.revealed()
     facts: list[Fact] = [chose]
+    if state.table.recorded and kind == START:
+        state, shown = _starts_seen(state, revealed)
+        facts += shown
     if kind == STAGECOACH:
         laid = tuple(Laid(c.seat, Card(c.card, (c.seq,))) for c in revealed)
         state = replace(state, hands=hands, choosing=None, stagecoach=state.stagecoach + laid)
@@ -458,6 +555,7 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
         raise _not_choosing_now(state, START)
     require_turn(seat, state.turn)
     hand = _without(state.hands[seat], card, seat)
+    state, notes = _seen(state, seat, card, seq) if state.table.recorded else (state, ())
     if number is None:
         accepting = _accepting(state, card)
         if accepting:
@@ -466,7 +564,10 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
                 f"a card that shares a suit with a group's last card goes onto a group: "
                 f"{describe(card)} fits group {_numbers(accepting)}",
             )
-        if state.table.options.get("must_follow", True):
+        if state.table.recorded and state.table.options.get(_FOLLOW, True) and hand:
+            state, had_none = _not_following(state, seat, seq)
+            notes = (*notes, had_none)
+        elif state.table.options.get(_FOLLOW, True):
             lasts = {g.cards[-1].name for g in state.groups}
             followers = [c for c in hand if not SHARING[c].isdisjoint(lasts)]
             if followers:
@@ -476,7 +577,7 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
                     f"group (must_follow): the {followers[0]} fits group "
                     f"{_numbers(_accepting(state, followers[0]))}",
                 )
-        return _new_group(state, seat, hand, card, seq)
+        return _noted(_new_group(state, seat, hand, card, seq), notes)
     index = _group_index(state.groups, number)
     group = state.groups[index]
     if group.cards[-1].name not in SHARING[card]:
@@ -485,7 +586,7 @@ def _play(state: State, seat: int, card: str, number: int | None, seq: int) -> O
             f"a card joins a group only if it shares a suit with the group's last card: "
             f"{describe(card)} shares none with {describe(group.last)} ending group {number}",
         )
-    return _join(state, seat, hand, card, index, seq)
+    return _noted(_join(state, seat, hand, card, index, seq), notes)
 
 
 def _group_index(groups: tuple[Group, ...], number: int) -> int:
@@ -548,3 +649,132 @@ def _join(state: State, seat: int, hand: tuple[str, ...], card: str, index: int,
         return Outcome(replace(state, choosing=choosing), tuple(facts))
     state, more = _resume(state, seq)
     return Outcome(state, (*facts, *more))
+
+
+# -- a hand recorded at a real table ----------------------------------------------------------
+
+
+def _setup_move(centre: str | None) -> dict[str, Any]:
+    return {"type": SETUP} if centre is None else {"type": SETUP, "centre": centre}
+
+
+def _awaiting_setup(table: Table, hand: int, scored: tuple[tuple[Component, ...], ...]) -> State:
+    """Hand `hand`, dealt at the table and not set up yet: no card of it is known."""
+    seats = table.seats
+    return State(
+        table=table, hand=hand, turn=_first_seat(hand, seats), hands=((),) * seats, groups=(),
+        next_group=0, choosing=None, piles=((),) * seats, set_aside=(), stagecoach=(),
+        scored=scored, over=False,
+        # An unopened ledger rather than None: a later field is not set back to its default.
+        ledger=Ledger(()), follows=Follows(),
+    )
+
+
+def _before_setup(state: State) -> bool:
+    return state.table.recorded and not is_open(state.ledger)
+
+
+def _setup(state: State, seat: int | str, move: Mapping[str, Any], seq: int) -> Outcome:
+    """The table says the hand is dealt: every card face down, but with five players the
+    one left over, laid face up in the centre, which the setup names."""
+    table = state.table
+    check_setup(table.recorded, seat, state.ledger, f"round {state.hand}")
+    seats, centre = table.seats, move.get("centre")
+    if seats == 5 and centre is None:
+        raise IllegalMove("centre-required", "with five players the card left over is laid face"
+                          " up in the centre: the setup names it (centre)")
+    if seats != 5 and centre is not None:
+        raise IllegalMove("no-centre", f"with {seats} players no card is left over for the"
+                          " centre: the setup names none")
+    ledger = Ledger(CANONICAL, opened=seq)
+    if centre is not None:
+        if not isinstance(centre, str) or centre not in CARDS:
+            raise IllegalMove("unknown-card", f"there is no {centre!r} among the basic Decktet"
+                              " cards")
+        ledger = ledger.name(centre, seq)
+    each = _CARDS_EACH[seats]
+    rest = (centre,) if centre is not None else face_down(len(CANONICAL) - seats * each)
+    dealt = _dealt(table, state.hand, state.scored, (face_down(each),) * seats, rest, seq)
+    dealt = replace(dealt, ledger=ledger.unseen(ledger.unaccounted), follows=Follows())
+    return Outcome(dealt, (HandDealt(state.hand, dealt.turn, each, centre),))
+
+
+def _moves_unseen(state: State) -> tuple[dict[str, Any], ...]:
+    """A recorded hand's legal moves for the seat to act: every card its unknown cards may be
+    (any card not seen yet), each where the rules let it go. Not following is not refused
+    (it cannot be checked): a card no group accepts may start a group."""
+    if not is_open(state.ledger):
+        return ()
+    assert state.ledger is not None
+    if state.choosing and state.choosing.move == STAGECOACH:
+        return ({"type": STAGECOACH},)
+    cards = list(state.ledger.possible())
+    if state.choosing:
+        return tuple({"type": START, "card": c} for c in cards)
+    moves: list[dict[str, Any]] = []
+    for card in cards:
+        accepting = _accepting(state, card)
+        moves += [{"type": PLAY, "card": card, "group": g.number} for g in accepting]
+        if not accepting:
+            moves.append({"type": PLAY, "card": card})
+    return tuple(moves)
+
+
+def _suits(cards: Any) -> tuple[str, ...]:
+    """Every suit of `cards`, in the Decktet's order."""
+    held = {suit for card in cards for suit in CARDS[card].suits}
+    return tuple(s for s in SUITS if s in held)
+
+
+def _seen(state: State, seat: int, card: str, seq: int) -> tuple[State, tuple[Fact, ...]]:
+    """`seat` showed `card` from its hand at entry `seq`: named in the hand's ledger (a card
+    seen already is refused), and a revoke for each earlier entry of this hand where it did not
+    follow a suit of the card."""
+    assert state.ledger is not None and state.follows is not None
+    follows, revokes = state.follows.played(seat, CARDS[card].suits, card)
+    return replace(state, ledger=state.ledger.revealed(card, seq), follows=follows), revokes
+
+
+def _starts_seen(state: State, revealed: tuple[Any, ...]) -> tuple[State, list[Fact]]:
+    """The starting cards revealed together, each named at the entry that chose it. Two
+    choices naming one card are refused without saying whose the other is (it was hidden)."""
+    cards = [choice.card for choice in revealed]
+    twice = next((c for c in cards if cards.count(c) > 1), None)
+    if twice is not None:
+        raise IllegalMove("card-seen", f"the {twice} is named by two starting choices: the"
+                          " deal holds one; one of them is not the card laid")
+    facts: list[Fact] = []
+    for choice in revealed:
+        state, revokes = _seen(state, choice.seat, choice.card, choice.seq)
+        facts += revokes
+    return state, facts
+
+
+def _not_following(state: State, seat: int, seq: int) -> tuple[State, Fact]:
+    """A new group under the designer's rule, which cannot be checked at a real table: it
+    proves `seat` had none of the suits the groups end in."""
+    assert state.follows is not None
+    lasts = _suits(g.last for g in state.groups)
+    follows, had_none = state.follows.not_followed(seat, lasts, seq, _FOLLOW)
+    return replace(state, follows=follows), had_none
+
+
+def _noted(outcome: Outcome, notes: tuple[Fact, ...]) -> Outcome:
+    """`outcome` with what a recorded play proved told right after the play itself."""
+    if not notes:
+        return outcome
+    first, *rest = outcome.facts
+    return Outcome(outcome.state, (first, *notes, *rest))
+
+
+def _coach_at_end(state: State, seq: int) -> tuple[Card, ...]:
+    """The Stagecoach as the hand's end (entry `seq`) shows it, its points tracing to the entry
+    that laid each card and to this one. Recorded at a real table, its cards were never seen;
+    every other card of the hand was, so its cards are the ones the hand's ledger has left,
+    dealt (as every card of the hand) at the setup."""
+    if not state.table.recorded:
+        return tuple(Card(laid.card.name, (*laid.card.events, seq)) for laid in state.stagecoach)
+    assert state.ledger is not None
+    left = tuple(state.ledger.possible())
+    assert len(left) == len(state.stagecoach), "a hand ends when every hand is played out"
+    return tuple(Card(c, (state.ledger.opened, seq)) for c in left)

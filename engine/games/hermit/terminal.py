@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.panel import Panel
 
-from cli.tables import Seats, Setting, View, line, shown
+from cli.tables import Seats, Setting, View, had_none, line, shown
 
 
 def _group(group: Mapping[str, Any]) -> str:
@@ -25,14 +25,15 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
                 + ", ".join(at.players[s] for s in choosing["waiting"]),
                 view.get("stagecoach_size") is not None
                 and f"stagecoach {shown(view['stagecoach_size'])} face down",
-                view.get("set_aside") and f"set aside: {shown(view['set_aside'])}")
+                view.get("set_aside") and f"set aside: {shown(view['set_aside'])}",
+                view.get("setup_needed") and "recorded: the table names the setup first")
     centre = [_group(g) for g in view["groups"] if g["controller"] is None]
     seats = Seats(at, "in hand", "total", "groups held", "score pile")
     for seat, pile in enumerate(view["piles"]):
         held = [_group(g) for g in view["groups"] if g["controller"] == seat]
         seats.add(seat, view["hand_sizes"][seat], view["totals"][seat],
                   "\n".join(held) or "-", pile)
-    found: list[RenderableType] = [top]
+    found: list[RenderableType] = [top, *had_none(view, at)]
     if centre:
         found.append(Panel("\n".join(centre), title="centre", expand=False))
     return [*found, seats.table]

@@ -80,6 +80,7 @@ from engine.recorded import (
     is_open,
     known,
     played_from,
+    recorded_view,
     setup_first,
 )
 from engine.scoring import Score, SeatScore
@@ -239,7 +240,7 @@ class SiebenSiegel(Game):
             "over": state.phase == OVER,
         }
         if state.table.recorded:
-            public.update(_recorded_view(state))
+            public.update(recorded_view(state.ledger, state.follows))
             private = [{"hand": known(hand)} for hand in state.hands]
         else:
             private = [{"hand": list(hand)} for hand in state.hands]
@@ -359,20 +360,6 @@ def _set_aside(seats: int) -> dict[str, str]:
     top = HIGHEST_VALUE[seats]
     return {card: f"with {seats} players the cards run 1 to {top} in each colour: {card} is"
                   " set aside, not dealt" for card in canonical(5) if card not in card_set(seats)}
-
-
-def _recorded_view(state: State) -> dict[str, Any]:
-    """What a recorded round adds to the view: whether it waits for its setup, the cards
-    still in hands (what a card picker offers), and where a seat did not follow."""
-    ledger, follows = state.ledger, state.follows
-    opened = is_open(ledger)
-    return {
-        "recorded": True,
-        "setup_needed": not opened,
-        "unaccounted": ledger.possible() if opened and ledger else None,
-        "had_none": [{"seat": v.seat, "suit": v.suit, "entry": v.seq}
-                     for v in (follows.voids if follows else ())],
-    }
 
 
 def _rounds(table: Table) -> int:

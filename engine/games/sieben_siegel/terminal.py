@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.console import RenderableType
 
-from cli.tables import Seats, Setting, View, line, shown
+from cli.tables import Seats, Setting, View, had_none, line, shown
 
 
 def _counts(counts: Mapping[str, Any]) -> str:
@@ -33,7 +33,4 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
     for seat, held in enumerate(view["seals"]):
         seats.add(seat, view["hand_sizes"][seat], view["tricks_won"][seat],
                   _counts(held), view["totals"][seat])
-    # A recorded round: where a seat did not follow, which a later card may show a revoke.
-    had_none = ", ".join(f"{at.players[v['seat']]} {v['suit']} (entry {v['entry']})"
-                         for v in view.get("had_none") or ())
-    return [top, trick, *([line(f"had none: {had_none}")] if had_none else []), seats.table]
+    return [top, trick, *had_none(view, at), seats.table]
