@@ -1,6 +1,6 @@
 // Hermit: the groups in front of each player with the card that controls each, the
 // five-player centre, the score piles, the two-player stagecoach and the running totals.
-import { back, card, cardList, count, el, hand, name, offer, section, seatPanel, shown, svg } from "/static/js/dom.js";
+import { back, card, cardList, count, el, hand, handTarget, name, offer, section, seatPanel, shown, svg } from "/static/js/dom.js";
 import { legend } from "/static/js/faces.js";
 
 // Ranks as the title declares them (GET /v1/titles, `cards`): Ace 1, numbered 2 to 9, Crown 10;
@@ -107,13 +107,25 @@ export function draw(view, ctx) {
       count("points from rounds scored", `/totals/${s}`, view.totals[s])),
     el("div", { class: "groups" }, indexed.filter(([g]) => g.controller === s)
       .map(([g, i]) => group(g, i, ctx))),
-    el("div", {}, "score pile: ", cardList(pile, `/piles/${s}`, ctx))));
+    el("div", {}, "score pile: ", cardList(pile, `/piles/${s}`, ctx)), chosen(ctx, s)));
   const you = view.you && view.you.choice
     ? el("div", {}, "your choice: ", card(view.you.choice, "/you/choice", ctx)) : null;
-  return [top, LEGEND, middle, you, hand(view, ctx, (code) => `hand:${code}`),
+  return [top, LEGEND, middle, you, hand(view, ctx),
     el("div", { class: "seats" }, players)];
 }
 
-export function targetOf(move) {
-  return move.card ? `hand:${move.card}` : null;
+/** What the table sees that a seat chose face down: its starting or Stagecoach card, and its
+ * cards in the Stagecoach. */
+function chosen(ctx, s) {
+  const secret = ctx.private && ctx.private[s];
+  if (!secret) return null;
+  return [
+    secret.choice ? el("div", {}, "chosen, face down: ", card(secret.choice, `/private/${s}/choice`, ctx)) : null,
+    secret.stagecoach && secret.stagecoach.length ? el("div", {}, "in the stagecoach: ",
+      cardList(secret.stagecoach, `/private/${s}/stagecoach`, ctx)) : null,
+  ];
+}
+
+export function targetOf(move, seat) {
+  return move.card ? handTarget(seat, move.card) : null;
 }

@@ -1,6 +1,6 @@
 // Keltis card game: each player's five rows with their direction, the discard piles, the
 // deck, the wish stones and the point cards.
-import { back, cardList, count, el, hand, offer, pile, section, seatPanel, shown } from "/static/js/dom.js";
+import { back, cardList, count, el, hand, handTarget, offer, pile, section, seatPanel, shown } from "/static/js/dom.js";
 import { COLOUR_NAMES, colourCard, legend, sample } from "/static/js/faces.js";
 
 const ROWS = ["R", "Y", "G", "B", "V"];
@@ -51,7 +51,7 @@ export function draw(view, ctx) {
     el("div", {}, "point cards: ", cardList(seat.point_row, `/seats/${s}/point_row`, ctx)),
     el("div", {}, "wish stones: ", cardList(seat.wish_stones, `/seats/${s}/wish_stones`, ctx))));
   return [top, LEGEND, el("div", { class: "table-middle" }, piles, stones),
-    hand(view, ctx, (code) => `hand:${code}`), el("div", { class: "seats" }, seats)];
+    hand(view, ctx), el("div", { class: "seats" }, seats)];
 }
 
 /** A row runs up or down once two of its cards differ; a final card has no number. */
@@ -63,8 +63,8 @@ export function direction(cards) {
   return values.length ? "· open" : "";
 }
 
-export function targetOf(move) {
-  if (move.type === "play" || move.type === "discard") return `hand:${move.card}`;
+export function targetOf(move, seat) {
+  if (move.type === "play" || move.type === "discard") return handTarget(seat, move.card);
   if (move.type === "draw") return move.from === "deck" ? "deck" : `pile:${move.from}`;
   return null;
 }

@@ -1,6 +1,6 @@
 // Keltis "Neue Wege, neue Ziele": the board (from GET /v1/boards/keltis-nwnz) as SVG with every
 // pawn, tile and stack, and each player's display, hand size and wish stones.
-import { back, cardList, count, el, name, offer, pile, section, seatPanel, shown, shownSvg, svg } from "/static/js/dom.js";
+import { back, cardList, count, el, hand, handTarget, name, offer, pile, section, seatPanel, shown, shownSvg, svg } from "/static/js/dom.js";
 import { COLOUR_NAMES, colourCard, legend } from "/static/js/faces.js";
 
 // Cells of a row stand two columns apart: 44 units a column keeps the board narrow enough that,
@@ -187,10 +187,8 @@ export function draw(view, ctx) {
     el("div", { class: "rows" }, ROWS.map((colour) => el("div", { class: "row" },
       el("span", { class: "label", text: COLOUR_NAMES[colour] }),
       cardList(p.rows[colour], `/players/${p.seat}/rows/${colour}`, ctx,
-        (code, i) => (i === p.rows[colour].length - 1 ? `display:${code}` : null)))))));
-  const yours = view.you && view.you.hand ? section("your hand", { class: "hand" },
-    cardList(view.you.hand, "/you/hand", ctx, (code) => `hand:${code}`)) : null;
-  return [top, el("div", { class: "board-wrap" }, boardSvg(view, ctx)), LEGEND, piles, yours,
+        (code, i) => (i === p.rows[colour].length - 1 ? `display:${p.seat}:${code}` : null)))))));
+  return [top, el("div", { class: "board-wrap" }, boardSvg(view, ctx)), LEGEND, piles, hand(view, ctx),
     el("div", { class: "seats" }, players)];
 }
 
@@ -200,10 +198,12 @@ export function pointsAt(move, seat) {
   return [`.pawn[data-seat="${seat}"][data-pawn="${move.pawn}"]`, `.cell[data-cell="${move.to}"]`];
 }
 
-export function targetOf(move) {
+export function targetOf(move, seat) {
   if (move.type === "move" || move.type === "clover") return `cell:${move.to}`;
-  if (move.type === "discard") return `hand:${move.card}`;
-  if (move.type === "discard-tile") return move.from === "display" ? `display:${move.card}` : `hand:${move.card}`;
+  if (move.type === "discard") return handTarget(seat, move.card);
+  if (move.type === "discard-tile") {
+    return move.from === "display" ? `display:${seat}:${move.card}` : handTarget(seat, move.card);
+  }
   if (move.type === "draw") return move.from === "deck" ? "deck" : `pile:${move.from}`;
   return null;
 }

@@ -1,6 +1,6 @@
 // Die sieben Siegel: each player's prediction (the seals still held), the supply, the current
 // trick, tricks won and the saboteur.
-import { card, count, el, hand, name, offer, section, seatPanel, shown } from "/static/js/dom.js";
+import { card, count, el, hand, handTarget, name, offer, section, seatPanel, shown } from "/static/js/dom.js";
 import { colourCard, legend, sample, token } from "/static/js/faces.js";
 
 /** The cards are colour cards; red trumps. */
@@ -48,12 +48,12 @@ export function draw(view, ctx) {
       view.saboteur === s ? el("b", { class: "saboteur", text: " · saboteur" }) : null),
     el("div", {}, "seals: ", seals(held, `/seals/${s}`, ctx,
       (seal) => `seal:${s}:${seal}`))));
-  return [top, LEGEND, middle, hand(view, ctx, (code) => `hand:${code}`),
+  return [top, LEGEND, middle, hand(view, ctx),
     el("div", { class: "seats" }, players)];
 }
 
 export function targetOf(move, seat) {
-  if (move.type === "play") return `hand:${move.card}`;
+  if (move.type === "play") return handTarget(seat, move.card);
   if (move.type === "return") return `seal:${seat}:${move.seal}`;
   return null;
 }

@@ -70,7 +70,8 @@ export function back(count, path) {
     `${count}`);
 }
 
-/** Make `node` a place to click for the legal moves of `target`, if there are some. */
+/** Make `node` a place to click for the legal moves of `target`, if there are some; it says
+ * which (`data-moves`, each `{seat, move}` as the API lists it). */
 export function offer(node, ctx, target) {
   if (!target || !ctx || !ctx.targets) return node;
   node.dataset.target = target;
@@ -79,12 +80,19 @@ export function offer(node, ctx, target) {
     node.classList.add("playable");
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
-    node.addEventListener("click", () => ctx.choose(target));
+    node.dataset.moves = JSON.stringify(moves.map(({ seat, move }) => ({ seat, move })));
+    node.addEventListener("click", () => ctx.choose(target, node));
     node.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); ctx.choose(target); }
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); ctx.choose(target, node); }
     });
   }
   return node;
+}
+
+/** The place of a card in `seat`'s hand: a seat's page and the table's name it alike, since the
+ * table sees every hand and two seats may hold the same code. */
+export function handTarget(seat, code) {
+  return `hand:${seat}:${code}`;
 }
 
 export function section(title, attrs = {}, ...children) {
@@ -98,14 +106,20 @@ export function name(ctx, seat) {
 }
 
 /** A player's panel: their name, whether the game waits for them, and their score as the
- * score panel has it (the viewer fills `.seat-score` in when the score of the step comes). */
+ * score panel has it (the viewer fills `.seat-score` in when the score of the step comes).
+ * The table, which sees every hand (`ctx.private`, the view's), finds the seat's hand in it,
+ * right under the name, each card a place to play it for that seat. */
 export function seatPanel(ctx, seat, ...children) {
   const acting = ctx.toAct.includes(seat);
   const you = ctx.seat === seat ? " (you)" : "";
+  const held = ctx.private && ctx.private[seat] && ctx.private[seat].hand;
   return el("section", { class: `seat${acting ? " acting" : ""}`, "data-seat": seat,
                          "aria-label": name(ctx, seat) },
     el("h3", {}, `${name(ctx, seat)}${you}`, acting ? el("span", { class: "to-act", text: " · to act" }) : null,
       el("span", { class: "seat-score", "data-seat": seat })),
+    held ? el("div", { class: "hand", "aria-label": `${name(ctx, seat)}'s hand` },
+      el("span", { class: "label", text: "hand" }),
+      cardList(held, `/private/${seat}/hand`, ctx, (code) => handTarget(seat, code))) : null,
     ...children);
 }
 
@@ -125,7 +139,9 @@ export function pile(label, codes, path, ctx, target, attrs = {}) {
     codes.length ? cardList(codes, path, ctx) : el("span", { class: "card empty", text: "empty" })), ctx, target);
 }
 
-export function hand(view, ctx, target) {
+/** A seat's own hand, on its page (the table's are in the seats' panels). */
+export function hand(view, ctx) {
   if (!view.you || !view.you.hand) return null;
-  return section("your hand", { class: "hand" }, cardList(view.you.hand, "/you/hand", ctx, target));
+  return section("your hand", { class: "hand" },
+    cardList(view.you.hand, "/you/hand", ctx, (code) => handTarget(ctx.seat, code)));
 }

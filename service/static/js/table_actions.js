@@ -31,11 +31,29 @@ function restorable(entry, undone) {
   return entry.seq === 1 || (entry.type === "move-accepted" && !undone.has(entry.of));
 }
 
+/** The last entry the table may undo, and where a takeback goes to undo it: the last accepted
+ * verdict still in play that is not itself about a takeback (taking one back would go nowhere),
+ * and the last place before it a takeback may go to. Null when nothing is left to undo. */
+export function lastUndoable(entries, bySeq, undone) {
+  for (let i = entries.length - 1; i > 0; i--) {
+    const entry = entries[i];
+    if (entry.type !== "move-accepted" || undone.has(entry.of)) continue;
+    const move = (bySeq.get(entry.of) || {}).move || entry.move || {};
+    if (String(move.type).startsWith("takeback")) continue;
+    const before = entries.slice(0, i).reverse().find((e) => restorable(e, undone));
+    return before ? { entry, to: before.seq } : null;
+  }
+  return null;
+}
+
 export class TableActions {
-  /** `node` holds the actions, `clockNode` the turn clock; `submit({move, seat})` posts one. */
-  constructor(node, clockNode, submit) {
+  /** `node` holds the actions, `clockNode` the turn clock, `undoNode` the table's "undo the
+   *  last entry"; `submit({move, seat})` posts one. */
+  constructor(node, clockNode, undoNode, submit) {
     this.node = node;
     this.clockNode = clockNode;
+    this.undoNode = undoNode;
+    this.undoing = null;
     this.submit = submit;
     this.here = el("button", { type: "button", id: "takeback-here", hidden: true });
     this.to = el("input", { type: "number", id: "takeback-to", min: 1, inputmode: "numeric",
@@ -49,7 +67,7 @@ export class TableActions {
 
   /** Offer what `viewer` (a seat, "table" or "spectator") may do with `table` the head's side,
    *  when it may act in a game still `running` (`open`); the clock is shown to every viewer. */
-  draw({ viewer, table, players, open, running, version }) {
+  draw({ viewer, table, players, open, running, version, last = null, said = () => "" }) {
     const side = { ...QUIET, ...(table || {}) };
     // An ended game waits for nobody, though an abandoned one's state keeps its last waits.
     const clock = side.clock && (running ? side.clock : { ...side.clock, since: side.clock.since.map(() => IDLE) });
@@ -73,6 +91,7 @@ export class TableActions {
           this.takeback(side, seat), this.conceding(side, seat), this.abandoning(side, seat), this.claim);
       }
     }
+    this.undo(open && viewer === "table" ? last : null, said);
     // A claim is offered once a seat other than the claimant is late, as the clock ticks.
     watchClock(this.clockNode, clock, players, (now) => {
       const overdue = late(clock, side.conceded, now);
@@ -89,6 +108,24 @@ export class TableActions {
     this.here.textContent = `${this.viewer === "table" ? "take back" : "propose taking back"} to here (entry ${entry.seq})`;
     this.here.onclick = () => this.send({ type: "takeback", to: entry.seq });
     if (document.activeElement !== this.to) this.to.value = entry.seq;
+  }
+
+  /** The table undoes the last entry in one tap, asked once more first: a takeback to right
+   *  before it. Drawn again only when that entry changed, so a question asked stays asked. */
+  undo(last, said) {
+    const undoing = last ? `${last.entry.seq}:${last.to}` : null;
+    this.undoNode.hidden = !last;
+    if (undoing === this.undoing) return;
+    this.undoing = undoing;
+    this.undoNode.replaceChildren(last ? confirming("undo", `undo the last entry (${last.entry.seq})`,
+      `undo entry ${last.entry.seq}, "${said(last.entry)}": take the game back to right after entry ${last.to}?`,
+      () => {
+        // Sent once: a second tap on "yes" would undo the entry before it too.
+        this.undoing = "sent";
+        this.undoNode.replaceChildren(el("p", { text: `taking the game back to entry ${last.to}…` }));
+        this.send({ type: "takeback", to: last.to });
+      }) : "");
+    this.undoNode.dataset.to = last ? last.to : "";
   }
 
   send(move, seat) {

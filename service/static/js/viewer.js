@@ -11,7 +11,7 @@ import { serverKeys } from "./kept.js";
 import { drawScore, placed, points } from "./score.js";
 import { label, sentence } from "./sentences.js";
 import { SeatSigning } from "./signing.js";
-import { TableActions, takenBack, undoneBy } from "./table_actions.js";
+import { lastUndoable, TableActions, takenBack, undoneBy } from "./table_actions.js";
 const $ = (id) => document.getElementById(id);
 const LISTED = 40;
 
@@ -19,10 +19,10 @@ const LISTED = 40;
 const page = {
   source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
   entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], seen: null,
-  legal: null, targets: new Map(), listed: [], live: null, undone: new Set(), signing: null,
+  legal: null, targets: new Map(), listed: [], unplaced: [], live: null, undone: new Set(), signing: null,
   document: null, givenKeys: null,
 };
-const actions = new TableActions($("table-actions"), $("clock"), submit);
+const actions = new TableActions($("table-actions"), $("clock"), $("undo"), submit);
 window.tablelog = { openMs: null, redraws: [], ready: false, version: 0, verdicts: 0, keysKept: false };
 
 function say(text, kind = "info") {
@@ -108,6 +108,9 @@ function drawHeader() {
     : page.viewer === "table" ? "you see everything (the table)" : "you are a spectator";
   $("who").textContent = `${who} · ${s.status}${s.seed ? ` · seed ${s.seed}` : ""}`;
   $("who").dataset.viewer = page.viewer;
+  // The table's page lays out its seats (every hand) before its moves on a phone.
+  document.body.dataset.viewer = page.viewer;
+  $("play-title").textContent = page.viewer === "table" ? "the table's moves" : "your move";
   $("who").dataset.status = s.status;
 }
 
@@ -187,6 +190,8 @@ function drawTable(step) {
     players: page.summary.players, toAct: step.to_act, board: page.board,
     spec: page.spec, face: page.module.face,
     seat: typeof page.viewer === "number" ? page.viewer : null,
+    // The table sees every seat's hand (and what each chose face down): each seat's panel shows it.
+    private: page.viewer === "table" ? step.state.private : null,
     targets: playing ? page.targets : null, choose,
   };
   table.replaceChildren(
@@ -195,6 +200,7 @@ function drawTable(step) {
     ...page.module.draw(step.state, ctx).filter(Boolean));
   table.dataset.at = page.at;
   table.dataset.step = step.at;
+  if (playing) offerUnplaced(table);
   const known = page.scores.get(step.at);
   if (known) seatScores(known);
 }
@@ -339,6 +345,7 @@ async function refreshLegal() {
   page.legal = await source.legalMoves();
   page.targets = new Map();
   page.listed = [];
+  page.unplaced = [];
   for (const choice of page.legal.moves) {
     const key = page.module.targetOf(choice.move, choice.seat);
     if (key) page.targets.set(key, [...(page.targets.get(key) || []), choice]);
@@ -348,27 +355,43 @@ async function refreshLegal() {
   drawMoves();
   offerTableActions();
   if (page.at === version()) go(page.at);
+  window.tablelog.legalAt = page.legal.version;
+}
+
+/** Every legal move is offered: one whose place the table drawn has not (a title that draws no
+ * such place, or not for this viewer) is listed with the others below. */
+function offerUnplaced(table) {
+  const placed = new Set([...table.querySelectorAll("[data-target]")].map((n) => n.dataset.target));
+  const unplaced = [...page.targets].filter(([key]) => !placed.has(key)).flatMap(([, choices]) => choices);
+  if (unplaced.length === page.unplaced.length && unplaced.every((c, i) => c === page.unplaced[i])) return;
+  page.unplaced = unplaced;
+  drawMoves();
 }
 
 /** What this viewer may do at the table, read from the state at the log's head. */
 function offerTableActions() {
   const head = page.steps[page.steps.length - 1];
   actions.draw({ viewer: page.viewer, table: head && head.state.table, players: page.summary.players,
-                 open: Boolean(page.legal), running: !over(), version: version() });
+                 open: Boolean(page.legal), running: !over(), version: version(),
+                 last: lastUndoable(page.entries, page.bySeq, page.undone),
+                 said: (entry) => sentence(entry, page.summary.players, page.bySeq, page.spec) });
   actions.shown(page.bySeq.get(page.at), page.undone);
 }
 
 /** A title may offer its own way to choose among many moves (Die sieben Siegel's predictions). */
 function drawCustom() {
   const custom = page.module.chooser ? page.module.chooser(page.listed, { submit, button: moveButton }) : null;
-  if (custom) page.listed = page.listed.filter((c) => !custom.handled.has(c));
+  if (custom) {
+    page.listed = page.listed.filter((c) => !custom.handled.has(c));
+    custom.node.dataset.moves = JSON.stringify([...custom.handled].map(({ seat, move }) => ({ seat, move })));
+  }
   $("custom").replaceChildren(custom ? custom.node : "");
 }
 
 function moveButton(choice) {
   const seat = page.viewer === "table" ? `${page.summary.players[choice.seat]}: ` : "";
   const show = (on) => point(choice, on);
-  return el("button", { type: "button", class: "move", "data-move": JSON.stringify(choice.move),
+  return el("button", { type: "button", class: "move", "data-move": JSON.stringify(choice.move), "data-seat": choice.seat,
                         onclick: () => submit(choice), onmouseenter: () => show(true),
                         onmouseleave: () => show(false), onfocus: () => show(true), onblur: () => show(false) },
     seat + label(choice.move, page.spec, page.summary.players));
@@ -386,22 +409,38 @@ function point(choice, on) {
 function drawMoves(filter = $("move-filter").value) {
   const none = !page.legal.moves.length;
   $("chooser").replaceChildren();
-  $("play-hint").textContent = none ? "nothing to do now: waiting for the others"
+  const hint = none ? "nothing to do now: waiting for the others"
     : page.targets.size ? "click a highlighted place on the table, or a move below" : "choose a move";
-  const matching = page.listed.filter((c) => label(c.move, page.spec, page.summary.players).includes(filter));
-  $("move-filter").hidden = page.listed.length <= LISTED;
+  // The table plays for every seat: the panel names the seats it waits for.
+  const waiting = [...new Set(page.legal.moves.map((c) => c.seat))].map((s) => page.summary.players[s]);
+  $("play-hint").replaceChildren(...(page.viewer === "table" && waiting.length
+    ? [el("b", { id: "to-act", text: `${waiting.join(", ")} to act` }), ": ",
+       page.targets.size ? "click a highlighted card or place for them, or a move below" : "choose a move"]
+    : [hint]));
+  const listed = [...page.listed, ...page.unplaced];
+  const matching = listed.filter((c) => label(c.move, page.spec, page.summary.players).includes(filter));
+  $("move-filter").hidden = listed.length <= LISTED;
   $("moves").replaceChildren(...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
 }
 
-function choose(target) {
+function choose(target, node) {
   const choices = page.targets.get(target) || [];
   if (choices.length === 1) {
     submit(choices[0]);
     return;
   }
-  $("chooser").replaceChildren(el("p", { text: "which move?" }),
-    el("ul", {}, choices.map((c) => el("li", {}, moveButton(c)))));
-  $("chooser").querySelector("button")?.focus();
+  const which = [el("p", { text: "which move?" }), el("ul", {}, choices.map((c) => el("li", {}, moveButton(c))))];
+  // The table picks beside the seat's hand it clicked in, not in its panel a phone's screen away.
+  document.getElementById("hand-chooser")?.remove();
+  const hand = page.viewer === "table" && node ? node.closest(".seat .hand") : null;
+  const place = hand ? el("div", { id: "hand-chooser", class: "chooser" }, which) : $("chooser");
+  if (hand) {
+    $("chooser").replaceChildren();
+    hand.after(place);
+  } else {
+    place.replaceChildren(...which);
+  }
+  place.querySelector("button")?.focus();
 }
 
 async function submit(choice) {
