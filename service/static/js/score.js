@@ -76,6 +76,7 @@ export function drawScore(container, score, onComponent, spec, log = { bySeq: ne
           }, score.rounds > 1 ? `round ${c.round}, ` : "", `${c.label}: `, el("b", { text: c.points })),
           el("small", { text: ` ${c.detail}` }));
       }))))),
-    rules(players),
+    // No component yet (a recorded deal not set up), no rules: nothing, not the word "null".
+    rules(players) ?? "",
   );
 }
