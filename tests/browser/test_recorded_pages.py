@@ -21,7 +21,7 @@ from tests.browser.test_scorekeeper import finished_as_the_api_says, key, place_
 SOUGHT = "joker"
 
 
-def created_at_a_real_table(context, web, client, size: str):
+def created_at_a_real_table(context, web, client, size: str, deals: int):
     """The home page's form, "cards dealt at a real table" ticked: the game, and its table's page
     opened from the link the form gives."""
     page = context.new_page()
@@ -36,7 +36,7 @@ def created_at_a_real_table(context, web, client, size: str):
     assert page.locator("#new-seed").is_visible()
     page.check("#new-recorded")
     assert page.locator("#new-seed").is_hidden(), "a recorded game has no seed"
-    page.fill("#option-deals", "1")
+    page.fill("#option-deals", str(deals))
     page.click("#create button[type=submit]")
     link = page.locator(".table-link a")
     link.wait_for()
@@ -44,7 +44,7 @@ def created_at_a_real_table(context, web, client, size: str):
     token = href.split("#table=")[1]
     summary = client.get(f"/v1/games/{game_id(href)}").json
     assert summary["deal"] == "recorded" and summary["seed_commitment"] is None
-    assert summary["options"]["deals"] == 1
+    assert summary["options"]["deals"] == deals
     page.goto(href)
     return page, Game(client, {"id": summary["id"], "table_token": token})
 
@@ -63,9 +63,10 @@ def accepted(page, before: int) -> None:
     assert verdict.get_attribute("class") == "good", verdict.text_content()
 
 
-def name_the_setup(page, game, size: str) -> tuple[str, list[str]]:
+def name_the_setup(page, game, size: str, removed: str | None = None) -> tuple[str, list[str]]:
     """The setup form offers every colour, and each colour tapped is offered nowhere else; the
-    colour left out and each seat's starting card, tapped; recorded with the table token."""
+    colour left out and each seat's starting card, tapped; recorded with the table token. A
+    later deal's keeps the colour left out (`removed`) and offers every other."""
     ready(page)
     page.wait_for_selector("#setup-form")
     assert "the table names the setup" in page.locator("#to-act").text_content()
@@ -75,21 +76,27 @@ def name_the_setup(page, game, size: str) -> tuple[str, list[str]]:
     colours = next(t for t in colours["titles"] if t["name"] == "coloretto")
     colours = colours["moves"]["setup"]["removed_color"]["choices"]
     shown = offers(page, "#setup-form .picker")
-    assert shown == [["starting_cards", str(s), colours] for s in range(3)] + [
-        ["removed_color", "", colours]]
-    assert page.locator("#record-setup").is_disabled()
-    removed = colours[3]
-    page.click(f"#setup-form .picker[data-field=removed_color] button[data-value={removed}]")
+    if removed is None:
+        assert shown == [["starting_cards", str(s), colours] for s in range(3)] + [
+            ["removed_color", "", colours]]
+        assert page.locator("#record-setup").is_disabled()
+        removed = colours[3]
+        page.click(f"#setup-form .picker[data-field=removed_color] button[data-value={removed}]")
+    else:
+        kept = [c for c in colours if c != removed]
+        assert shown == [["starting_cards", str(s), kept] for s in range(3)]
+        assert removed in page.locator("#setup-form .kept[data-field=removed_color]").text_content()
     starting = []
     for seat in range(3):
         picker = f"#setup-form .picker[data-field=starting_cards][data-index='{seat}']"
         left = offers(page, picker)[0][2]
         assert left == [c for c in colours if c != removed and c not in starting], (seat, left)
-        starting.append(left[seat])
-        page.click(f"{picker} button[data-value={left[seat]}]")
+        starting.append(left[-1 - seat])
+        page.click(f"{picker} button[data-value={left[-1 - seat]}]")
     no_sideways_scroll(page)
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"recorded-{size}-setup.png", full_page=True)
+    deal = game.http.get(game.url("/state"), headers=game.table).json["state"]["deal"]
+    page.screenshot(path=SHOTS / f"recorded-{size}-setup-{deal}.png", full_page=True)
     before = page.evaluate("tablelog.verdicts")
     page.click("#record-setup")
     accepted(page, before)
@@ -138,11 +145,13 @@ def undo_the_draw(page, game, card: str) -> None:
     assert now["drawn"] is None and now["unaccounted"][card] == left + 1
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+# Two deals at a desktop's size (the second set up as the first ended), one on a phone: runtime.
+@pytest.mark.parametrize(("size", "deals"), [("desktop", 2), ("phone", 1)])
 def test_a_game_at_a_real_table_is_recorded_from_the_pages_alone_by_tapping(
-        context, web, client, size):
-    page, game = created_at_a_real_table(context, web, client, size)
+        context, web, client, size, deals):
+    page, game = created_at_a_real_table(context, web, client, size, deals)
     removed, starting = name_the_setup(page, game, size)
+    setups = 1
     rnd = random.Random(f"recorded-{size}")
     seen = Counter(starting)
     gone_unoffered = 0
@@ -150,6 +159,12 @@ def test_a_game_at_a_real_table_is_recorded_from_the_pages_alone_by_tapping(
     shot = undone = False
     while True:
         legal = settled(page, client, game)
+        if not legal["moves"] and client.get(game.url()).json["status"] != "finished":
+            # A deal ended: the table names the next one's setup, as the first.
+            _, starting = name_the_setup(page, game, size, removed)
+            seen = Counter(starting)
+            setups += 1
+            continue
         if not legal["moves"]:
             break
         players = ["ann", "bob", "cid"]
@@ -178,6 +193,7 @@ def test_a_game_at_a_real_table_is_recorded_from_the_pages_alone_by_tapping(
         taps += 1
         if taps == 21:
             no_sideways_scroll(page)
+    assert setups == deals
     assert seen[SOUGHT] == 3 and gone_unoffered, "a card seen three times was offered again"
     finished_as_the_api_says(page, client, game)
 
