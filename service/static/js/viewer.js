@@ -481,7 +481,7 @@ function drawMoves(filter = $("move-filter").value) {
 function pickButton(choices) {
   const { seat } = choices[0];
   const who = page.viewer === "table" ? `${page.summary.players[seat]}: ` : "";
-  return el("button", { type: "button", class: "move picks", "data-seat": seat,
+  return el("button", { type: "button", class: "picks", "data-seat": seat,
                         "data-moves": JSON.stringify(choices.map(({ seat: s, move }) => ({ seat: s, move }))),
                         onclick: () => { closePickers(); pickAt(null, choices); } },
     `${who}${label(unnamed(choices[0]).move, page.spec, page.summary.players)}: which card?`);
