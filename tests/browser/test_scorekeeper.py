@@ -114,14 +114,24 @@ def test_the_table_plays_a_seeded_game_to_its_end_from_its_page_alone(
         click_move(page, legal["moves"][0],
                    SHOTS / f"scorekeeper-{title}-{size}-{moves}.png" if moves in (6, 7) else None)
         moves += 1
-    summary = client.get(game.url()).json
-    assert summary["status"] == "finished"
+    finished_as_the_api_says(page, client, game)
+
+
+def finished_as_the_api_says(page, client, game) -> None:
+    """The game is finished, and the page shows it so: the final score, each seat's total and
+    place the API's, and no move offered."""
+    assert client.get(game.url()).json["status"] == "finished"
     until(page, "document.getElementById('who').dataset.status === 'finished'")
     score = client.get(game.url("/score"), headers=game.table).json
     page.wait_for_selector("#score .final")
-    for player in score["players"]:
-        total = page.locator(f"#score li[data-seat='{player['seat']}'] .player-total")
-        assert str(player["total"]) in total.text_content()
+    shown = page.eval_on_selector_all("#score ul.players > li", """ls => ls.map(l =>
+        [+l.dataset.seat, l.querySelector('.player-total b').textContent,
+         l.querySelector('.player-total .total').textContent])""")
+    points = {p["seat"]: p["total"] for p in score["players"]}
+    assert sorted(shown) == sorted(
+        [p["seat"], f"{p['rank']}. {p['name']}",
+         f"{p['total']} point{'' if abs(p['total']) == 1 else 's'}"] for p in score["players"]
+    ), (shown, points)
     assert page.locator("#play").is_hidden()
     no_sideways_scroll(page)
 

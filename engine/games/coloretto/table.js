@@ -19,15 +19,24 @@ const LEGEND = legend("what the cards show", [
   ...Object.keys(SPECIAL).map((code) => [sample(face(code)), face(code).title]),
 ]);
 
+/** What a recorded deal's setup may name (picker.js): a starting card is a colour card (one
+ * of the colours the setup may leave out), of a colour in play; the others as the spec says. */
+export function setupCards(field, view, spec) {
+  if (field !== "starting_cards") return null;
+  return spec.moves.setup.removed_color.choices.filter((colour) => colour !== view.removed_color);
+}
+
 export function draw(view, ctx) {
+  // A recorded deal not set up yet has no deck to count: nothing of it is known.
+  const deck = view.deck_size === null ? el("span", { class: "count" }, "deck: not set up yet")
+    : count(view.recorded ? "cards not seen yet" : "deck", "/deck_size", view.deck_size);
   const top = el("div", { class: "summary" },
-    count("deal", "/deal", view.deal), ` of ${view.deals} · `,
-    count("deck", "/deck_size", view.deck_size), " · ",
+    count("deal", "/deal", view.deal), ` of ${view.deals} · `, deck, " · ",
     el("span", {}, "last-round card: ",
       shown("b", "/last_round", view.last_round, {}, view.last_round ? "drawn" : "not yet")),
     view.removed_color ? el("span", {}, " · left out: ",
       shown("b", "/removed_color", view.removed_color)) : null);
-  const deck = el("div", { class: "deck" },
+  const pile = el("div", { class: "deck" },
     el("span", { class: "card back", text: "deck" }),
     view.drawn ? el("span", {}, " drawn: ", card(view.drawn, "/drawn", ctx)) : null);
   const rows = section("rows", { class: "rows" }, view.rows.map((row, r) => offer(
@@ -41,7 +50,7 @@ export function draw(view, ctx) {
     el("div", { class: "collection" }, Object.entries(collection).map(([colour, n]) =>
       el("span", { class: "collected", "aria-label": `${n} ${colour}` }, sample(face(colour)),
         shown("b", `/collected/${seat}/${encode(colour)}`, n, {}, `×${n}`))))));
-  return [top, LEGEND, section("table", {}, offer(deck, ctx, "deck"), rows), el("div", { class: "seats" }, players)];
+  return [top, LEGEND, section("table", {}, offer(pile, ctx, "deck"), rows), el("div", { class: "seats" }, players)];
 }
 
 export function targetOf(move) {

@@ -60,14 +60,17 @@ async function create(event) {
   event.preventDefault();
   const spec = specs[$("new-game").value];
   const body = { game: spec.name, players: players(), options: readOptions($("options"), spec, players().length) };
-  if ($("new-seed").value) body.seed = $("new-seed").value;
+  if (recorded()) body.deal = "recorded";
+  else if ($("new-seed").value) body.seed = $("new-seed").value;
   try {
     const game = await receipted(call("/v1/games", { method: "POST", body }));
     const created = { game: spec.name, players: body.players, table: game.table_token,
                       seats: Object.fromEntries(game.seats.map((s) => [s.seat, s.token])) };
     hold(game.id, created);
     $("created").replaceChildren(
-      el("p", { class: "good" }, `Created game ${game.id}. Give each player their link; this browser keeps them all.`),
+      el("p", { class: "good" }, `Created game ${game.id}. `, body.deal === "recorded"
+        ? "Open the table's link to name the setup, then each card as the table sees it; this browser keeps every link."
+        : "Give each player their link; this browser keeps them all."),
       el("ul", { class: "links" },
         heldLinks(game.id, created).map((l) => shared(l.kind, l.label, l.href, { "data-seat": l.seat })),
         el("li", { class: "table-token" }, "the table token (for the command line): ",
@@ -90,10 +93,21 @@ function showHeld() {
     heldLinks(game.id, game).flatMap((l, i) => [i ? ", " : "", el("a", { href: l.href, text: l.label })]))));
 }
 
+/** Whether the cards come from a real table: the game is recorded as they come into view
+ * (a title whose spec says it may be), so nobody here deals and there is no seed to give. */
+function recorded() {
+  return $("new-recorded").checked && !$("new-recorded").disabled;
+}
+
 function fitted() {
   const spec = specs[$("new-game").value];
   $("seats-hint").textContent = `${spec.seats[0]} to ${spec.seats[1]} players`;
   fitOptions($("options"), spec, players().length);
+  $("new-recorded").disabled = !spec.recorded;
+  $("recorded-hint").textContent = spec.recorded
+    ? "recorded as the cards come into view: the table's page names each card, nobody here deals"
+    : `${spec.name} is dealt here only, from a seed, for now`;
+  $("seed-field").hidden = recorded();
 }
 
 async function offer() {
@@ -108,6 +122,7 @@ async function offer() {
   };
   $("new-game").addEventListener("change", chosen);
   $("new-players").addEventListener("input", fitted);
+  $("new-recorded").addEventListener("change", fitted);
   chosen();
 }
 

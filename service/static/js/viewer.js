@@ -9,6 +9,7 @@ import { drawReport } from "./report.js";
 import { held, heldLinks, hold } from "./held.js";
 import { serverKeys } from "./kept.js";
 import { drawScore, placed, points } from "./score.js";
+import { byCardless, cardPicker, setupForm, unnamed } from "./picker.js";
 import { label, sentence } from "./sentences.js";
 import { SeatSigning } from "./signing.js";
 import { lastUndoable, TableActions, takenBack, undoneBy } from "./table_actions.js";
@@ -20,6 +21,7 @@ const page = {
   source: null, summary: null, spec: null, module: null, board: null, viewer: "spectator",
   entries: [], bySeq: new Map(), steps: [], at: 1, scores: new Map(), marked: [], seen: null,
   legal: null, targets: new Map(), listed: [], unplaced: [], live: null, undone: new Set(), signing: null,
+  picking: null, // the place whose card picker is open
   document: null, givenKeys: null,
 };
 const actions = new TableActions($("table-actions"), $("clock"), $("undo"), submit);
@@ -106,7 +108,8 @@ function drawHeader() {
   $("title").textContent = `${s.game}: ${s.players.join(", ")}`;
   const who = typeof page.viewer === "number" ? `you are ${s.players[page.viewer]} (seat ${page.viewer})`
     : page.viewer === "table" ? "you see everything (the table)" : "you are a spectator";
-  $("who").textContent = `${who} · ${s.status}${s.seed ? ` · seed ${s.seed}` : ""}`;
+  const dealt = s.deal === "recorded" ? " · cards dealt at a real table" : s.seed ? ` · seed ${s.seed}` : "";
+  $("who").textContent = `${who} · ${s.status}${dealt}`;
   $("who").dataset.viewer = page.viewer;
   // The table's page lays out its seats (every hand) before its moves on a phone.
   document.body.dataset.viewer = page.viewer;
@@ -186,8 +189,10 @@ function drawTable(step) {
     return;
   }
   const playing = page.legal && page.at === version();
+  // A recorded deal waiting for its setup waits for the table, whoever plays first after it.
+  const toAct = step.state && step.state.setup_needed ? [] : step.to_act;
   const ctx = {
-    players: page.summary.players, toAct: step.to_act, board: page.board,
+    players: page.summary.players, toAct, board: page.board,
     spec: page.spec, face: page.module.face,
     seat: typeof page.viewer === "number" ? page.viewer : null,
     // The table sees every seat's hand (and what each chose face down): each seat's panel shows it.
@@ -196,11 +201,13 @@ function drawTable(step) {
   };
   table.replaceChildren(
     el("p", { class: "step-status" }, `right after entry ${page.at}: ${step.status}`,
-      step.to_act.length ? ` · to act: ${step.to_act.map((s) => page.summary.players[s]).join(", ")}` : ""),
+      toAct.length ? ` · to act: ${toAct.map((s) => page.summary.players[s]).join(", ")}`
+        : step.state && step.state.setup_needed ? " · the table names the setup" : ""),
     ...page.module.draw(step.state, ctx).filter(Boolean));
   table.dataset.at = page.at;
   table.dataset.step = step.at;
   if (playing) offerUnplaced(table);
+  if (playing) keepPicking(table);
   const known = page.scores.get(step.at);
   if (known) seatScores(known);
 }
@@ -339,6 +346,7 @@ async function refreshLegal() {
   await page.signing?.draw(typeof page.viewer === "number" ? page.viewer : null, page.entries, !over());
   if (!plays) {
     page.legal = null;
+    drawSetup();
     offerTableActions();
     return;
   }
@@ -351,6 +359,7 @@ async function refreshLegal() {
     if (key) page.targets.set(key, [...(page.targets.get(key) || []), choice]);
     else page.listed.push(choice);
   }
+  drawSetup();
   drawCustom();
   drawMoves();
   offerTableActions();
@@ -376,6 +385,41 @@ function offerTableActions() {
                  last: lastUndoable(page.entries, page.bySeq, page.undone),
                  said: (entry) => sentence(entry, page.summary.players, page.bySeq, page.spec) });
   actions.shown(page.bySeq.get(page.at), page.undone);
+}
+
+/** The state at the log's head, as this viewer sees it. */
+function head() {
+  const last = page.steps[page.steps.length - 1];
+  return last ? last.state : null;
+}
+
+/** Whether the game is recorded at a real table: its moves name the cards they bring to view. */
+function recorded() {
+  return Boolean(head() && head().recorded);
+}
+
+/** Whether a recorded deal waits for the table to name its setup (its state says so). */
+function setupNeeded() {
+  return Boolean(page.legal && head() && head().setup_needed && page.spec.moves.setup);
+}
+
+/** While a recorded deal waits for its setup, the table names it in a form made from the
+ * title's `setup` move; drawn again only when another deal waits, so that a setup refused
+ * stays as it was picked, to be put right. */
+function drawSetup() {
+  const wanted = setupNeeded() && page.viewer === "table" ? `${page.summary.id}:${head().deal ?? ""}` : "";
+  if ($("setup").dataset.for === wanted) return;
+  $("setup").dataset.for = wanted;
+  $("setup").replaceChildren(wanted ? setupForm(page.spec.moves.setup, head(), {
+    players: page.summary.players, spec: page.spec, face: page.module.face,
+    cardsFor: page.module.setupCards, submit }) : "");
+}
+
+/** What a card picker needs: the players, each card's face and copies left, and how to post. */
+function pickerContext() {
+  return { players: page.summary.players, spec: page.spec, face: page.module.face,
+           left: head() && head().unaccounted, submit, closed: () => { page.picking = null; },
+           said: (move) => label(move, page.spec, page.summary.players) };
 }
 
 /** A title may offer its own way to choose among many moves (Die sieben Siegel's predictions). */
@@ -409,6 +453,14 @@ function point(choice, on) {
 function drawMoves(filter = $("move-filter").value) {
   const none = !page.legal.moves.length;
   $("chooser").replaceChildren();
+  if (setupNeeded()) {
+    $("play-hint").replaceChildren(...(page.viewer === "table"
+      ? [el("b", { id: "to-act", text: "the table names the setup" }), ": each card it laid face up, below"]
+      : ["nothing to do now: waiting for the table to name the setup"]));
+    $("moves").replaceChildren();
+    $("move-filter").hidden = true;
+    return;
+  }
   const hint = none ? "nothing to do now: waiting for the others"
     : page.targets.size ? "click a highlighted place on the table, or a move below" : "choose a move";
   // The table plays for every seat: the panel names the seats it waits for.
@@ -417,10 +469,50 @@ function drawMoves(filter = $("move-filter").value) {
     ? [el("b", { id: "to-act", text: `${waiting.join(", ")} to act` }), ": ",
        page.targets.size ? "click a highlighted card or place for them, or a move below" : "choose a move"]
     : [hint]));
-  const listed = [...page.listed, ...page.unplaced];
-  const matching = listed.filter((c) => label(c.move, page.spec, page.summary.players).includes(filter));
-  $("move-filter").hidden = listed.length <= LISTED;
-  $("moves").replaceChildren(...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
+  // Moves alike but for the card they name are one button, which opens their card picker.
+  const { groups, others } = byCardless([...page.listed, ...page.unplaced], recorded());
+  const matching = others.filter((c) => label(c.move, page.spec, page.summary.players).includes(filter));
+  $("move-filter").hidden = others.length <= LISTED;
+  $("moves").replaceChildren(...groups.map((choices) => el("li", {}, pickButton(choices))),
+    ...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
+}
+
+/** A button that opens the card picker of `choices`, in the panel. */
+function pickButton(choices) {
+  const { seat } = choices[0];
+  const who = page.viewer === "table" ? `${page.summary.players[seat]}: ` : "";
+  return el("button", { type: "button", class: "picks", "data-seat": seat,
+                        "data-moves": JSON.stringify(choices.map(({ seat: s, move }) => ({ seat: s, move }))),
+                        onclick: () => { closePickers(); pickAt(null, choices); } },
+    `${who}${label(unnamed(choices[0]).move, page.spec, page.summary.players)}: which card?`);
+}
+
+/** The card picker of `choices`, right after the place tapped (`node`), or in the panel for a
+ * place drawn in SVG. */
+function pickAt(node, choices) {
+  const picker = cardPicker(choices, pickerContext());
+  if (node && !(node instanceof SVGElement)) node.after(picker);
+  else $("chooser").replaceChildren(picker);
+  return picker;
+}
+
+/** A picker opened at a place stays open while the table is drawn again (the live log brought
+ * the same head again, or another card was seen meanwhile) and the place still offers one. */
+function keepPicking(table) {
+  if (!page.picking) return;
+  const node = table.querySelector(`[data-target="${CSS.escape(page.picking)}"]`);
+  const { groups, others } = byCardless(page.targets.get(page.picking) || [], recorded());
+  if (!node || groups.length !== 1 || others.length) {
+    page.picking = null;
+    return;
+  }
+  pickAt(node, groups[0]);
+}
+
+function closePickers() {
+  page.picking = null;
+  document.getElementById("hand-chooser")?.remove();
+  document.getElementById("card-picker")?.remove();
 }
 
 function choose(target, node) {
@@ -429,9 +521,19 @@ function choose(target, node) {
     submit(choices[0]);
     return;
   }
-  const which = [el("p", { text: "which move?" }), el("ul", {}, choices.map((c) => el("li", {}, moveButton(c))))];
+  // Moves naming the card they bring into view (a recorded draw) are picked by the card's face,
+  // right where the place was tapped: one picker for each move they are without their card.
+  const { groups, others } = byCardless(choices, recorded());
+  if (groups.length === 1 && !others.length) {
+    closePickers();
+    page.picking = target;
+    pickAt(node, groups[0]).querySelector("button.pick")?.focus();
+    return;
+  }
+  const which = [el("p", { text: "which move?" }), el("ul", {}, [
+    ...groups.map((g) => el("li", {}, pickButton(g))), ...others.map((c) => el("li", {}, moveButton(c)))])];
   // The table picks beside the seat's hand it clicked in, not in its panel a phone's screen away.
-  document.getElementById("hand-chooser")?.remove();
+  closePickers();
   const hand = page.viewer === "table" && node ? node.closest(".seat .hand") : null;
   const place = hand ? el("div", { id: "hand-chooser", class: "chooser" }, which) : $("chooser");
   if (hand) {
@@ -444,6 +546,7 @@ function choose(target, node) {
 }
 
 async function submit(choice) {
+  page.picking = null;
   const body = { move: choice.move };
   if (page.viewer === "table") body.seat = choice.seat;
   $("verdict").replaceChildren(el("p", { text: `sending: ${label(choice.move, page.spec, page.summary.players)}…` }));
