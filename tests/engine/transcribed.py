@@ -3,6 +3,14 @@
 
 from __future__ import annotations
 
+import random
+
+import orjson
+
+from engine import codec
+from engine.game import Game
+from engine.playout import play, record, transcribe
+
 
 def brief(score: dict, ordered: bool = True) -> list:
     """A score without its entry numbers, which a recorded log's extra entries shift: totals,
@@ -13,3 +21,25 @@ def brief(score: dict, ordered: bool = True) -> list:
              (list if ordered else sorted)(
                  (c["label"], c["detail"], c["points"], c["round"], len(c["events"]))
                  for c in p["components"])) for p in score["players"]]
+
+
+def legal_throughout(game: Game, seats: int, seed: str) -> None:
+    """Every move of a seeded game entered again at a real table is among the legal moves the
+    recorded game lists when it is made."""
+    seeded = play(game, seats, seed, random.Random(seed), {})
+    submissions = list(transcribe(seeded))
+    again = record(game, seats, {}, submissions)
+    for state, (seat, move) in zip(again.states[1:], submissions[1:], strict=False):
+        assert move in game.legal_moves(state, seat), move
+
+
+def survives_the_codec(game: Game, seats: int, seed: str) -> None:
+    """Every seventh state of a recorded game round-trips the codec; a seeded game's states
+    carry no ledger."""
+    seeded = play(game, seats, seed, random.Random(seed), {})
+    again = record(game, seats, {}, list(transcribe(seeded)))
+    for state in again.states[::7]:
+        encoded = codec.encode(game.encode(state))
+        assert orjson.loads(orjson.dumps(game.encode(state))) == encoded
+        assert game.decode(encoded) == state
+    assert all("ledger" not in orjson.dumps(game.encode(s)).decode() for s in seeded.states)

@@ -11,10 +11,18 @@ cycle are the Keltis games' shared `engine.display` and `engine.piles`.
 
 Path tiles are dealt onto the board's 22 tile spots with `table.shuffled(TILES, "tiles")`: the
 i-th tile of the shuffled `TILES` lies on the i-th spot of the board's `tile_spots`.
+
+A game recorded at a real table (`engine.recorded`) is set up by the table's `setup` entry,
+which names the 22 tiles laid face up, in the order of the board's `tile_spots`, and deals
+every hand face down (8 unknown cards a seat), the draw pile and, with two players, the 30
+cards set aside. A card drawn from the deck goes into its hand unknown; a card played to move a
+pawn or discarded names itself (an unknown card of the hand turned face up, unless the hand is
+known to hold it: one taken from a discard pile).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,6 +56,7 @@ from engine.games.keltis_nwnz.state import (
     Discarded,
     DrewFromDeck,
     DrewFromPile,
+    DrewUnseen,
     FollowUpDue,
     GameEnded,
     Moved,
@@ -58,8 +67,20 @@ from engine.games.keltis_nwnz.state import (
     Stone,
     StoneTaken,
     TilePoints,
+    TilesLaid,
 )
 from engine.piles import DECK, HAND, Piles, deal_hands
+from engine.recorded import (
+    SETUP,
+    UNKNOWN,
+    Ledger,
+    check_setup,
+    face_down,
+    from_hand,
+    is_open,
+    may_hold,
+    setup_first,
+)
 from engine.scoring import Score, SeatScore
 from engine.spec import CARD, Field, Move, Spec, one_of
 
@@ -67,6 +88,7 @@ _CANONICAL = tuple(f"{c}{v}" for c in COLOURS for v in range(11) for _ in range(
 _GOAL_PAWNS_TO_END = 5
 
 _PAWN, _CELL = one_of(*PAWNS), Field("str", shortest=1, longest=64)
+_SET_ASIDE_TWO_PLAYERS = 30
 SPEC = Spec(
     name="keltis-nwnz",
     seats=(2, 4),
@@ -78,6 +100,9 @@ SPEC = Spec(
         # `from` is needed only when the card is both in hand and on top of its display row.
         Move("discard-tile", {"card": CARD, "from": one_of("hand", "display", required=False)}),
         Move("draw", {"from": one_of(DECK, *COLOURS)}),
+        # A recorded game's setup: the tiles laid face up, in the board's `tile_spots` order.
+        Move(SETUP, {"tiles": Field("list", items=one_of(*dict.fromkeys(TILES)),
+                                    shortest=len(TILES), longest=len(TILES))}),
     ),
     says={
         "move": "move {pawn} to {to} with {card}",
@@ -85,9 +110,13 @@ SPEC = Spec(
         "clover": "move {pawn} to {to} (clover)",
         "discard-tile": "discard {card} for the tile[ (from {from})]",
         "draw": "draw from {from:pile}",
+        SETUP: "lay the path tiles {tiles:each} and deal the cards face down",
     },
     facts={
         "drew": "{seat:seat} drew {card:card}[ from {source:pile}]",
+        "drew-unseen": "{seat:seat} drew a card from the deck, unseen",
+        "tiles-laid": "{tiles} path tiles are laid on the board and the cards dealt face down:"
+                      " {hand} a seat, {deck} in the deck, {set_aside} set aside",
         "discarded": "{seat:seat} discarded {card:card}",
         "moved": "{seat:seat} moved {pawn} from {origin} to {to} with {card}",
         "clover-moved": "{seat:seat} moved {pawn} from {origin} to {to} by the clover",
@@ -99,6 +128,7 @@ SPEC = Spec(
         "game-ended": "the game is over, ended by the {reason:words}",
     },
     scoring=RULES,
+    recorded=True,
 )
 
 
@@ -122,25 +152,26 @@ class KeltisNwnz(Game):
 
     def deal(self, table: Table) -> State:
         board = self.layout
-        deck = table.deck(1, _CANONICAL)
-        hands, rest, set_aside = deal_hands(deck, table.seats)
         pawns = tuple(Pawn(p, board.start, ()) for p in PAWNS)
-        tiles = table.shuffled(TILES, "tiles")
+        if table.recorded:  # the table lays the tiles and deals, at its setup entry
+            hands, rest, set_aside = ((),) * table.seats, (), ()
+            tiles: tuple[PathTile, ...] = ()
+        else:
+            hands, rest, set_aside = deal_hands(table.deck(1, _CANONICAL), table.seats)
+            tiles = _laid(board, table.shuffled(TILES, "tiles"))
         return State(
             table=table,
             piles=Piles.start(rest),
             set_aside=set_aside,
             players=tuple(Player(h, ((),) * len(COLOURS), pawns, (), ()) for h in hands),
-            tiles=tuple(
-                PathTile(cell, tile, None)
-                for cell, tile in zip(board.tile_spots, tiles, strict=True)
-            ),
+            tiles=tiles,
             stacks=(5,) * len(COLOURS),
             turn=0,
             phase=PLAY,
             due_at=None,
             over=False,
             ended_by=None,
+            ledger=Ledger(_CANONICAL) if table.recorded else None,
         )
 
     # -- whose turn, what is legal ------------------------------------------------------
@@ -155,7 +186,7 @@ class KeltisNwnz(Game):
         return state.over
 
     def legal_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
-        if state.over or seat != state.turn:
+        if state.over or seat != state.turn or _before_setup(state):
             return ()
         me = state.players[seat]
         board = self.layout
@@ -167,9 +198,10 @@ class KeltisNwnz(Game):
                 for p in me.pawns
                 for to in board.ahead(p.cell)
             )
+        held = _may_hold(state, me)
         if state.phase == DISCARD_DUE:
-            return _discard_tile_moves(me)
-        cards = sorted(set(me.hand), key=_CANONICAL.index)
+            return _discard_tile_moves(me, held, state.ledger is not None)
+        cards = list(held)
         moves: list[dict[str, Any]] = [
             {"type": "move", "pawn": p.name, "to": to, "card": card}
             for p in me.pawns
@@ -184,6 +216,10 @@ class KeltisNwnz(Game):
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
         kind = move_type(move, state.over)
+        if kind == SETUP:
+            return _setup(self.layout, state, seat, move, seq)
+        if _before_setup(state):
+            raise setup_first("this game", "the path tiles laid and the cards dealt face down")
         require_turn(seat, state.turn)
         known = _MOVES.get(kind) if isinstance(kind, str) else None
         if known is None:
@@ -232,9 +268,26 @@ class KeltisNwnz(Game):
             "over": state.over,
             "ended_by": state.ended_by,
         }
+        if state.ledger is not None:
+            opened = is_open(state.ledger)
+            seen.update(recorded=True, setup_needed=not opened,
+                        deck_size=seen["deck_size"] if opened else None,
+                        unaccounted=state.ledger.possible() if opened else None)
         private = [{"hand": list(p.hand)} for p in state.players]
         undealt = {"deck": list(state.piles.deck), "set_aside": list(state.set_aside)}
         return compose_view(seen, private, undealt, viewer)
+
+    def recorded_setup(self, state: State) -> dict[str, Any] | None:
+        return {"type": SETUP, "tiles": [t.tile for t in state.tiles]}
+
+    def recorded_moves(self, seat: int | str, move: Mapping[str, Any],
+                       effects: list[dict[str, Any]]) -> tuple[tuple[int | str, Any], ...]:
+        """A discard for a discard tile says where its card came from: a hand of unknown cards
+        may hold a copy of the card on top of a display row."""
+        if move.get("type") != "discard-tile":
+            return ((seat, move),)
+        source = next(e["source"] for e in effects if e["type"] == "discarded")
+        return ((seat, {**move, "from": "hand" if source == "hand" else "display"}),)
 
     def score(self, state: State) -> Score:
         board = self.layout
@@ -285,7 +338,7 @@ class _Turn:
         pawn = self._pawn(move)
         to = self._target(pawn, move)
         card = _card(move)
-        self._in_hand(card)
+        hand, changes = self._used(card)
         cell = self.board.cell(to)
         if not cell.accepts(card[0]):
             name = COLOUR_NAMES[cell.colour]
@@ -298,18 +351,18 @@ class _Turn:
         display.check_follow(self.me.rows[row_index], card[0], card)
         me = replace(
             self.me,
-            hand=_without(self.me.hand, card),
+            hand=hand,
             rows=with_item(self.me.rows, row_index, (*self.me.rows[row_index], card)),
         )
         facts: list[Fact] = [Moved(self.seat, pawn.name, pawn.cell, to, card)]
-        return self._arrive(me, pawn, to, facts)
+        return self._arrive(me, pawn, to, facts, changes)
 
     def discard(self, move: Mapping[str, Any]) -> Outcome:
         card = _card(move)
-        self._in_hand(card)
-        me = replace(self.me, hand=_without(self.me.hand, card))
+        hand, changes = self._used(card)
+        me = replace(self.me, hand=hand)
         return self._then_draw(me, [Discarded(self.seat, card, "hand")],
-                               piles=self.state.piles.discard(card))
+                               piles=self.state.piles.discard(card), **changes)
 
     def clover(self, move: Mapping[str, Any]) -> Outcome:
         pawn = self._pawn(move)
@@ -328,9 +381,12 @@ class _Turn:
         colour = card[:1]
         row = self.me.rows[COLOURS.index(colour)] if colour in COLOURS else ()
         on_top = bool(row) and row[-1] == card
-        if source == "hand" or (source is None and in_hand):
-            self._in_hand(card)
-            me = replace(self.me, hand=_without(self.me.hand, card))
+        # A recorded hand's unknown card may be this one; the top of a row is seen to be.
+        unknown = not on_top and UNKNOWN in self.me.hand
+        changes: dict[str, Any] = {}
+        if source == "hand" or (source is None and (in_hand or unknown)):
+            hand, changes = self._used(card)
+            me = replace(self.me, hand=hand)
             fact = Discarded(self.seat, card, "hand")
         elif on_top:
             i = COLOURS.index(colour)
@@ -348,7 +404,7 @@ class _Turn:
                 f"{card} is neither in your hand nor the top card of one of your display rows:"
                 " the discard tile takes one of those",
             )
-        return self._then_draw(me, [fact], piles=self.state.piles.discard(card))
+        return self._then_draw(me, [fact], piles=self.state.piles.discard(card), **changes)
 
     def draw(self, move: Mapping[str, Any]) -> Outcome:
         source = move.get("from")
@@ -358,15 +414,26 @@ class _Turn:
         me = replace(self.me, hand=(*self.me.hand, card))
         fact_type = DrewFromDeck if source == DECK else DrewFromPile
         facts: list[Fact] = [fact_type(self.seat, source, card)]
+        changes: dict[str, Any] = {}
+        if card == UNKNOWN:  # a recorded game's deck: the card goes into the hand unseen
+            assert self.state.ledger is not None
+            facts = [DrewUnseen(self.seat)]
+            changes["ledger"] = self.state.ledger.unseen(1)
         if piles.deck_empty:
             facts.append(GameEnded("deck"))
-            ended = self._with_me(me, piles=piles, over=True, ended_by="deck", phase=PLAY)
+            ended = self._with_me(me, piles=piles, over=True, ended_by="deck", phase=PLAY,
+                                  **changes)
             return Outcome(ended, tuple(facts))
-        return self._then_draw(me, facts, piles=piles)
+        return self._then_draw(me, facts, piles=piles, **changes)
 
     # -- arriving on a cell ------------------------------------------------------------
 
-    def _arrive(self, me: Player, pawn: Pawn, to: str, facts: list[Fact]) -> Outcome:
+    def _arrive(self, me: Player, pawn: Pawn, to: str, facts: list[Fact],
+                changes: Mapping[str, Any] | None = None) -> Outcome:
+        """The pawn arrived on `to`: what its cell does; `changes` to the state made by the
+        card that moved it (a recorded game's ledger)."""
+        if changes:
+            self.state = replace(self.state, **changes)
         board = self.board
         moved = Pawn(pawn.name, to, (*pawn.moves, self.seq))
         me = replace(me, pawns=with_item(me.pawns, PAWNS.index(pawn.name), moved))
@@ -448,11 +515,19 @@ class _Turn:
             )
         return to
 
-    def _in_hand(self, card: str) -> None:
-        if card not in self.me.hand:
+    def _used(self, card: str) -> tuple[tuple[str, ...], dict[str, Any]]:
+        """This seat's hand without `card`, refused unless it holds it, and the changes to the
+        state: in a recorded game a card the hand is not known to hold is one of its unknown
+        cards, named now in the ledger."""
+        hand, ledger = self.me.hand, self.state.ledger
+        if ledger is not None:
+            hand, ledger = from_hand(hand, (card,), ledger, self.seq)
+            return hand, {"ledger": ledger}
+        if card not in hand:
             raise IllegalMove(
                 "not-in-hand", f"{card} is not in your hand: you use only cards you hold"
             )
+        return _without(hand, card), {}
 
     def _with_me(self, me: Player, **changes: Any) -> State:
         """The state with this seat's player `me`, and any other `changes` in the same step."""
@@ -503,16 +578,75 @@ def _fits(me: Player, card: str) -> bool:
     return display.may_follow(me.rows[COLOURS.index(card[0])], card[0], card)
 
 
-def _discard_tile_moves(me: Player) -> tuple[dict[str, Any], ...]:
-    moves = [
-        {"type": "discard-tile", "card": c} for c in sorted(set(me.hand), key=_CANONICAL.index)
-    ]
+def _discard_tile_moves(me: Player, held: list[str], recorded: bool
+                        ) -> tuple[dict[str, Any], ...]:
+    """Each card the hand may hold, and each top of a display row; a recorded game's say where
+    from (a hand of unknown cards may hold a copy of a top), a seeded one's only when both."""
+    hand = {"from": "hand"} if recorded else {}
+    moves = [{"type": "discard-tile", "card": c, **hand} for c in held]
     for row in me.rows:
         if row:
             top = row[-1]
-            extra = {"from": "display"} if top in me.hand else {}
+            extra = {"from": "display"} if recorded or top in me.hand else {}
             moves.append({"type": "discard-tile", "card": top, **extra})
     return tuple(moves)
+
+
+def _may_hold(state: State, me: Player) -> list[str]:
+    """Each card `me` may use now, in canonical order: its hand, or in a recorded game any
+    card still unaccounted for while it holds an unknown card."""
+    if state.ledger is None:
+        return sorted(set(me.hand), key=_CANONICAL.index)
+    return list(may_hold(me.hand, state.ledger))
+
+
+def _laid(board: Board, tiles: tuple[str, ...]) -> tuple[PathTile, ...]:
+    """`tiles` on the board's tile spots, the i-th on the i-th."""
+    return tuple(PathTile(cell, tile, None)
+                 for cell, tile in zip(board.tile_spots, tiles, strict=True))
+
+
+# -- a game recorded at a real table -----------------------------------------------------------
+
+
+def _before_setup(state: State) -> bool:
+    return state.ledger is not None and not is_open(state.ledger)
+
+
+def _setup(board: Board, state: State, seat: int | str, move: Mapping[str, Any],
+           seq: int) -> Outcome:
+    """The table's setup entry: the path tiles it names laid on the board's tile spots, in
+    their order; the cards dealt face down, 8 a seat, the rest the draw pile (30 of it set
+    aside unseen with two players). Play begins with seat 0."""
+    ledger = state.ledger
+    check_setup(ledger is not None, seat, ledger, "a game of Keltis, which has one deal,")
+    assert ledger is not None
+    tiles = _tiles_named(move.get("tiles"))
+    seats = state.table.seats
+    aside = _SET_ASIDE_TWO_PLAYERS if seats == 2 else 0
+    # The deck's cards stay unaccounted for; the hands and the set-aside go face down.
+    ledger = replace(ledger, opened=seq).unseen(seats * HAND + aside)
+    pile = ledger.unaccounted
+    players = tuple(replace(p, hand=face_down(HAND)) for p in state.players)
+    state = replace(state, ledger=ledger, players=players, piles=Piles.start(face_down(pile)),
+                    set_aside=face_down(aside), tiles=_laid(board, tiles))
+    return Outcome(state, (TilesLaid(len(tiles), HAND, pile, aside),))
+
+
+def _tiles_named(tiles: Any) -> tuple[str, ...]:
+    """The setup's tiles, refused unless they are the game's set: 22 tiles, each as many times
+    as the box holds it."""
+    want = Counter(TILES)
+    if not isinstance(tiles, list | tuple) or not all(isinstance(t, str) for t in tiles):
+        raise IllegalMove("malformed-move", 'the setup names the path tiles laid, in the order'
+                          ' of the board\'s tile spots: "tiles": ["clover", "wish-R", ...]')
+    got = Counter(tiles)
+    if got != want:
+        box = ", ".join(f"{n} {t}" for t, n in want.items())
+        off = ", ".join(f"{got[t]} {t}" for t in dict.fromkeys((*want, *got)) if got[t] != want[t])
+        raise IllegalMove("tile-set", f"the board takes the {len(TILES)} path tiles of the box,"
+                          f" one on each tile spot: {box}; the setup names {off}")
+    return tuple(tiles)
 
 
 def _tile_on(tiles: tuple[PathTile, ...], cell: str) -> int | None:

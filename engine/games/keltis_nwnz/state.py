@@ -6,10 +6,14 @@ the log entry that produced them (`moves`, `event`) so the score can name its pr
 
 from __future__ import annotations
 
+from dataclasses import field
+
+from engine.codec import LATER
 from engine.frozen import frozen
 from engine.game import Fact, Table
 from engine.games.keltis_nwnz.board import COLOURS
 from engine.piles import Piles
+from engine.recorded import Ledger
 
 PAWNS = ("s1", "s2", "s3", "s4", "big")
 BIG = "big"
@@ -77,6 +81,9 @@ class State:
     due_at: str | None  # the cell whose tile demands the pending follow-up
     over: bool
     ended_by: str | None
+    # A game recorded at a real table (engine.recorded): its cards, each named once; opened by
+    # the table's setup entry, which lays the path tiles and deals the hands face down.
+    ledger: Ledger | None = field(default=None, metadata=LATER)
 
 
 @frozen
@@ -149,6 +156,26 @@ class DrewFromPile(Fact):
     seat: int
     source: str
     card: str
+
+
+@frozen
+class DrewUnseen(Fact):
+    """A card from the deck of a game recorded at a real table: nobody here saw which."""
+
+    kind = "drew-unseen"
+    seat: int
+
+
+@frozen
+class TilesLaid(Fact):
+    """A recorded game's setup entry: the path tiles it named laid on the board, and every
+    card dealt face down, counted."""
+
+    kind = "tiles-laid"
+    tiles: int
+    hand: int
+    deck: int
+    set_aside: int
 
 
 @frozen

@@ -29,7 +29,9 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
     top = line(f"phase: {view['phase']}", f"deck {shown(view['deck_size'])}",
                 f"pawns in the goal rows: {view['goal_pawns']}",
                 view["blocked_piles"]
-                and f"piles just discarded on: {shown(view['blocked_piles'])}")
+                and f"piles just discarded on: {shown(view['blocked_piles'])}",
+                view.get("setup_needed")
+                and "recorded: the table lays the tiles and deals (its setup) first")
     tiles = ", ".join(f"{t['cell']} {_tile(t['tile'])}" for t in view["tiles"]
                       if t["taken_by"] is None)
     stacks = ", ".join(f"{COLOURS[c]} on {s['cell']} ({s['left']} left)"
