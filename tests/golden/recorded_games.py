@@ -30,12 +30,14 @@ FOLDER = HERE / "recorded"
 # players: the 30 cards set aside unseen, a card taken back from a discard pile and played
 # again; Die sieben Siegel: two rounds of hands dealt face down, seats that do not follow suit;
 # Hermit: a setup per hand, the Stagecoach laid unseen and known at each hand's end with two
-# players, the centre card named by each setup with five).
+# players, the centre card named by each setup with five; Keltis "Neue Wege, neue Ziele" with
+# three: the path tiles named by the setup, hands face down, discard tiles met).
 GAMES = {"coloretto-3p": ("coloretto", 3, {"deals": 2}),
          "keltis-card-2p": ("keltis-card", 2, {}),
          "sieben-siegel-4p": ("sieben-siegel", 4, {"rounds": 2}),
          "hermit-2p": ("hermit", 2, {}),
-         "hermit-5p": ("hermit", 5, {})}
+         "hermit-5p": ("hermit", 5, {}),
+         "keltis-nwnz-3p": ("keltis-nwnz", 3, {})}
 
 
 def _refusals(title: str, submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
@@ -97,13 +99,31 @@ def _hermit_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tupl
     return slips
 
 
+def _keltis_nwnz_refusals(submissions: list[tuple[Any, dict]]) -> dict[int, list[tuple]]:
+    """A move before the setup and a setup whose tiles are not the box's set; a second setup;
+    and a card whose two copies moved pawns, discarded next."""
+    setup = submissions[0][1]
+    moves = [(i, m["card"]) for i, (_, m) in enumerate(submissions) if m["type"] == "move"]
+    twice, card = next((i, c) for n, (i, c) in enumerate(moves)
+                       if c in {seen for _, seen in moves[:n]})
+    after = next(i for i, (_, m) in enumerate(submissions) if i > twice
+                 and m["type"] in ("move", "discard"))
+    first = "discard" if setup["tiles"][0] == "clover" else "clover"
+    wrong = {**setup, "tiles": [first, *setup["tiles"][1:]]}
+    return {0: [(0, {"type": "discard", "card": "G7"}), (TABLE, wrong)],
+            1: [(TABLE, setup)],
+            after: [(submissions[after][0], {"type": "discard", "card": card})]}
+
+
 _REFUSALS = {"coloretto": _coloretto_refusals, "keltis-card": _keltis_card_refusals,
-             "sieben-siegel": _sieben_siegel_refusals, "hermit": _hermit_refusals}
+             "sieben-siegel": _sieben_siegel_refusals, "hermit": _hermit_refusals,
+             "keltis-nwnz": _keltis_nwnz_refusals}
 # The codes each title's recorded golden games hold among their refusals.
 REFUSED = {"coloretto": {"setup-recorded", "card-required", "card-not-in-game"},
            "keltis-card": {"setup-first", "setup-recorded", "card-not-in-game", "card-seen"},
            "sieben-siegel": {"setup-first", "setup-recorded", "card-not-in-game", "card-seen"},
-           "hermit": {"setup-recorded", "card-seen"}}
+           "hermit": {"setup-recorded", "card-seen"},
+           "keltis-nwnz": {"setup-first", "tile-set", "setup-recorded", "card-seen"}}
 
 
 def record(name: str) -> dict[str, Any]:
