@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 from engine.games import GAMES
+from engine.games.keltis_nwnz.state import TILES
 from engine.playout import play, transcribe
 from tests.cli.test_table_actions import done, rejected
 
@@ -95,3 +97,20 @@ def test_a_keltis_card_game_is_dealt_by_the_tables_setup_and_its_cards_named_as_
     assert "ann played G10" in done(tablelog("play", game, '{"type": "play", "card": "G10"}'))
     done(tablelog("play", game, '{"type": "draw", "from": "deck"}'))
     rejected(tablelog("play", game, '{"type": "play", "card": "G10"}'), "card-seen")
+
+
+def test_a_keltis_nwnz_game_is_set_up_with_its_tiles_and_its_cards_named_as_played(tablelog):
+    created = tablelog.json("new", "keltis-nwnz", "ann", "bob", "--recorded")
+    game = created["id"]
+    assert "the table lays the tiles and deals (its setup) first" in done(
+        tablelog("show", game))
+    tiles = ["discard", *(Counter(TILES) - Counter(["discard"])).elements()]
+    rejected(tablelog("setup", game, json.dumps({"tiles": ["clover", *tiles[1:]]})), "tile-set")
+    done(tablelog("setup", game, json.dumps({"tiles": tiles})))
+    assert "deck 64" in done(tablelog("show", game))
+    said = done(tablelog("play", game, '{"type": "move", "pawn": "s1", "to": "c1", "card": "R4"}'))
+    assert "ann moved s1" in said and "R4" in said
+    done(tablelog("play", game, '{"type": "draw", "from": "deck"}'))
+    done(tablelog("play", game, '{"type": "discard", "card": "R4"}'))
+    done(tablelog("play", game, '{"type": "draw", "from": "deck"}'))
+    rejected(tablelog("play", game, '{"type": "discard", "card": "R4"}'), "card-seen")
