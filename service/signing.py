@@ -68,10 +68,10 @@ class Keyring:
     @property
     def published(self) -> list[dict[str, Any]]:
         """Every key, as `GET /v1/keys` lists them."""
-        if self._source is not None:
-            with self._rotation_held_off():
-                pass
-        return self._published
+        if self._source is None:
+            return self._published
+        with self._in_use() as (_, published):
+            return published
 
     @property
     def document(self) -> dict[str, Any]:
@@ -81,15 +81,14 @@ class Keyring:
         """The server's receipt for entry `seq`, dated now, by the key in use now."""
         if self._source is None:
             return self.signer.receipt(game, seq, entry_hash, now())
-        with self._rotation_held_off():
+        with self._in_use() as (signer, _):
             at = now()
-            signer = self.signer
         return signer.receipt(game, seq, entry_hash, at)
 
     @contextmanager
-    def _rotation_held_off(self) -> Iterator[None]:
-        """The key files as they are now, read again if a rotation replaced them, held so
-        while the block runs: no rotation publishes meanwhile."""
+    def _in_use(self) -> Iterator[tuple[Signer, list[dict[str, Any]]]]:
+        """The key in use and the keys published, read again if a rotation replaced the key
+        file, held so while the block runs: no rotation publishes meanwhile."""
         assert self._source is not None
         key_file, keys_file = self._source
         # A handle of this process's own: a forked process sharing one would share its lock,
@@ -103,7 +102,7 @@ class Keyring:
                 self.signer = Signer(_read_pem(key_file))
                 self._published = _listed(self.signer, keys_file)
                 self._seen = seen
-            yield
+            yield self.signer, self._published
         finally:
             fcntl.flock(folder, fcntl.LOCK_UN)
 
