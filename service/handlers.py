@@ -45,7 +45,8 @@ from store.audits import AuditStatus
 from store.connection import FULL, UNREACHABLE
 from store.hub import Waiter
 from store.log import Appended, Landed, Outcome, Writing, now, verdict_on
-from store.projections import Projection, Status, score_json
+from store.projections import Projection, score_json
+from store.stored import Status
 from workers import queue
 
 # -- creating and listing ---------------------------------------------------------------------

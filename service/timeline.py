@@ -26,7 +26,7 @@ from schemas.api import MOST_SCORED_STEPS
 from service.auth import Seen
 from service.problems import Problem
 from store import Store
-from store.projections import Status
+from store.stored import Status
 
 
 def stored(store: Store, seen: Seen, query: Mapping[str, Any]) -> bytes:

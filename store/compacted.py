@@ -48,7 +48,7 @@ from engine.log import GENESIS, chain_hash, link
 from store import dictionary, keys
 from store.heap import uncollected
 from store.packed import packed, unpacked
-from store.projections import Field, Status, state_json
+from store.stored import Field, Status, state_json
 
 # KEYS: the game's meta, proj, record, then every key a compacted game no longer has. ARGV[1]
 # is {version, hash, kept, seal} (the head the record was made of, the proj fields kept, the

@@ -8,21 +8,16 @@ the golden replays (tests/golden), each entry a sample, packed as a record holds
 
 Every zstd frame names the id of the dictionary it was written with: a dictionary trained again
 is shipped beside the others, never in their place, for records written with each must stay
-readable. Records are written with the newest (`SHIPPED`'s last). `python -m store.dictionary
+readable. Records are written with the newest (`SHIPPED`'s last). `python -m workers.dictionary
 PATH` trains one into PATH and prints its id.
 """
 
 from __future__ import annotations
 
 import functools
-import gzip
-import sys
 from pathlib import Path
 
-import orjson
 import zstandard
-
-from store.packed import packed
 
 _HERE = Path(__file__).resolve().parent
 # Oldest first: the first (32 KB, entries only) wrote the records of 2026-11-27 and 28, before
@@ -30,7 +25,7 @@ _HERE = Path(__file__).resolve().parent
 SHIPPED = (_HERE / "compaction.zdict", _HERE / "compaction-2.zdict")
 # 64 KB: trained with the final states too, it saves 3-4% of a short game's record against the
 # first (140 bytes of a Hermit game of four's 4 KB); every process holds it.
-_SIZE = 64 * 1024
+SIZE = 64 * 1024
 # zstd decompresses every level at the same speed. Writing a record of a Coloretto game of four
 # takes 60 ms at 19 and 7 at 12, for 9% fewer bytes (6,900 against 7,600): a record is written
 # once, by a worker at idle priority, and kept for good.
@@ -70,22 +65,3 @@ def decompress(record: bytes) -> bytes:
     if (named_id := named(record)) not in _shipped():
         raise ValueError(f"a record written with dictionary {named_id}, which is not shipped")
     return zstandard.ZstdDecompressor(dict_data=_shipped()[named_id]).decompress(record)
-
-
-def train(golden: Path) -> bytes:
-    from store.compacted import final_state  # the record's module uses this one
-
-    samples = []
-    for path in sorted(golden.rglob("*.json.gz")):
-        replay = orjson.loads(gzip.decompress(path.read_bytes()))
-        samples += [orjson.dumps(entry) for entry in packed(replay["entries"])]
-        samples.append(final_state(replay["entries"], replay["seed"], replay["decks"]).encode())
-    return zstandard.train_dictionary(_SIZE, samples, level=LEVEL).as_bytes()
-
-
-if __name__ == "__main__":
-    target = Path(sys.argv[1])
-    trained = train(_HERE.parent / "tests" / "golden")
-    target.write_bytes(trained)
-    print(f"{target}: {len(trained)} bytes, dictionary id"
-          f" {zstandard.ZstdCompressionDict(trained).dict_id()}")

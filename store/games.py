@@ -19,7 +19,8 @@ from store.batch import checked
 from store.compacted import Compacted
 from store.connection import FULL
 from store.counts import Count
-from store.projections import Field, Projection, Status
+from store.projections import Projection
+from store.stored import Field, Status
 
 # KEYS: the game's meta, log, secret, verdict index and projections. ARGV[1] is one JSON object
 # of string maps (`meta`, `secret`, `projection`) and `verdicts` ([submission seq, verdict seq]

@@ -13,7 +13,7 @@ import redis
 from store import keys
 from store.batch import Answer, Batch
 from store.games import decode_meta
-from store.projections import Field, Status
+from store.stored import Field, Status
 
 # Shorter than a claim (`store.scheduler.CLAIM_S`): when the claim of a judge that died lapses,
 # the game is unlocked for the next.

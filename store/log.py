@@ -33,7 +33,8 @@ from store import keys
 from store.batch import Answer, Batch
 from store.compacted import Compacted
 from store.counts import Count
-from store.projections import Field, Projection, Status
+from store.projections import Projection
+from store.stored import Field, Status
 
 # ARGV[1] is one JSON object: `based_on` and `based_on_hash` (the version and last hash the
 # entries were chained onto),

@@ -6,62 +6,24 @@ viewer's view is computed from the state when it is read: computing and storing 
 (four players, the spectator, the table) with every verdict was most of a worker's own work on
 it and half a game's memory, for views mostly never read. A score breakdown, with its
 provenance, costs more than judging the move and grows with the game, so it is computed when
-read and kept beside the version it describes (`score_at`) for the next reader. This module is
-the only one that knows the hash's fields (`Field`); everyone else reads and writes typed
-records.
+read and kept beside the version it describes (`score_at`) for the next reader. The hash's
+fields (`Field`) are spelled in `store.stored`; everyone else reads and writes typed records.
 """
 
 from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 import redis
 
-from engine import codec
 from engine.game import Game
 from store import keys
+from store.compacted import Compacted, Record
 from store.connection import FULL
-
-if TYPE_CHECKING:
-    from store.compacted import Compacted, Record
-
-
-class Status(StrEnum):
-    IN_PROGRESS = "in-progress"
-    FINISHED = "finished"
-    ABANDONED = "abandoned"  # ended by its table, not by its rules
-
-    @classmethod
-    def of(cls, game: Game, state: Any) -> Status:
-        return cls(game.status(state))
-
-    @property
-    def over(self) -> bool:
-        return self is not Status.IN_PROGRESS
-
-    @classmethod
-    def read(cls, raw: bytes | None) -> Status:
-        """A stored status; a game with none yet is in progress."""
-        return cls(raw.decode()) if raw else cls.IN_PROGRESS
-
-
-class Field(StrEnum):
-    """The fields of the `proj` hash. (A game stored before views were computed on reading
-    also has a `view:<viewer>` field per viewer, which nothing reads.)"""
-
-    JUDGED = "judged"  # the last submission judged
-    AT = "at"  # the log version the projections describe
-    STATUS = "status"
-    TO_ACT = "to_act"
-    ROUND = "round"
-    STATE = "state"
-    SCORE = "score"  # kept by the first reader of a version's score...
-    SCORE_AT = "score_at"  # ...and the version it describes
-    RECORD = "record"  # a compacted game's record's digest (`store.compacted.seal`)
+from store.stored import Field, Status, state_json
 
 
 @dataclass(frozen=True)
@@ -199,14 +161,6 @@ _POSITION = (Field.AT, Field.STATUS, Field.ROUND, Field.TO_ACT)
 def _position(raw: list[bytes | None]) -> Position:
     at, status, round_, to_act = raw
     return Position(int(at or 0), Status.read(status), int(round_), tuple(orjson.loads(to_act)))
-
-
-def state_json(state: Any) -> str:
-    """The JSON text of `codec.encode(state)`, byte for byte, written by orjson from the
-    dataclasses themselves (their fields in order, tuples as lists; anything else through
-    `encode`): a quarter of the time of encoding first, and a worker writes a game's whole
-    state with every verdict (60 us against 17 for a late Coloretto game of four)."""
-    return orjson.dumps(state, default=codec.encode, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def score_json(game: Game, state: Any, players: list[str]) -> bytes:

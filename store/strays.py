@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import redis
 
 from store import keys
-from store.projections import Field
+from store.stored import Field
 
 # Games looked at per heartbeat: with two workers beating every second, 4,000 games are all
 # looked at within the 10 s a stray may wait; more games take a proportionally longer pass.

@@ -6,7 +6,7 @@ import zstandard
 
 from store import Store, compacted, dictionary, keys
 from store.packed import packed
-from store.projections import Field
+from store.stored import Field
 
 
 def rewritten(store: Store, game_id: str, text: bytes, sealed: bool, first: bool = False

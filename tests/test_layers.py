@@ -70,3 +70,62 @@ def test_a_module_loads_without_what_it_does_not_need(module, absent):
         [sys.executable, "-c", f"import sys, {module}; print(*sorted(sys.modules))"],
         cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     assert [name for name in loaded if name.split(".")[0] == absent] == []
+
+
+def _module_of(path, root) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _store_graph(root=ROOT) -> dict[str, set[str]]:
+    """What each module of store/ imports of store/, wherever the import is written: at the
+    top, under TYPE_CHECKING or inside a function (a circle hidden there is still a circle).
+    A name imported from a module counts as that module; importing a module of the package
+    is not counted as importing the package's own `__init__`."""
+    modules = {_module_of(path, root): path for path in (root / "store").rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        graph[module] = set()
+        for name in _imported(path):
+            parts = name.split(".")
+            found = next((".".join(parts[:cut]) for cut in range(len(parts), 0, -1)
+                          if ".".join(parts[:cut]) in modules), None)
+            if found is not None and found != module:
+                graph[module].add(found)
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every circle of imports met walking the graph from each module, each named once."""
+    found: dict[frozenset[str], list[str]] = {}
+
+    def walk(module: str, trail: list[str]) -> None:
+        for imported in sorted(graph.get(module, ())):
+            if imported in trail:
+                circle = trail[trail.index(imported):]
+                found.setdefault(frozenset(circle), [*circle, imported])
+            elif imported not in done:
+                walk(imported, [*trail, imported])
+        done.add(module)
+
+    done: set[str] = set()
+    for module in sorted(graph):
+        walk(module, [module])
+    return sorted(found.values())
+
+
+def test_no_module_of_the_store_imports_itself_through_another():
+    assert _circles(_store_graph()) == []
+
+
+def test_a_circle_hidden_in_a_function_or_under_type_checking_is_found(tmp_path):
+    (tmp_path / "store").mkdir()
+    for name, source in {
+        "__init__": "from store.a import A\n",
+        "a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from store.b import B\n",
+        "b": "def train():\n    from store import c\n",
+        "c": "import store.a\n",
+        "d": "from store.a import A\n",
+    }.items():
+        (tmp_path / "store" / f"{name}.py").write_text(source)
+    assert _circles(_store_graph(tmp_path)) == [["store.a", "store.b", "store.c", "store.a"]]

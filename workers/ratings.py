@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.game import Game
 from store import Store
-from store.projections import Status
+from store.stored import Status
 
 
 def rated(store: Store, game_id: str, rules: Game, state: Any, version: int) -> None:

@@ -15,7 +15,8 @@ from engine.game import Table
 from engine.games import GAMES
 from service import create_app
 from store import Store, compacted, dictionary, keys
-from store.projections import Field, Projection
+from store.projections import Projection
+from store.stored import Field
 from tests.api import head_unsigned
 from tests.records import before_spans, rewritten
 from workers.compaction import Compaction, compact

@@ -9,7 +9,8 @@ from engine import codec, log
 from engine.game import Table
 from engine.games import GAMES
 from engine.playout import play
-from store.projections import Position, Projection, Status, state_json
+from store.projections import Position, Projection
+from store.stored import Status, state_json
 from tests.store.conftest import append, new_game, submit
 
 

@@ -15,7 +15,8 @@ from engine import log
 from service import create_app
 from store import Store, keys
 from store.log import Outcome, Writing
-from store.projections import Field, score_json
+from store.projections import score_json
+from store.stored import Field
 from tests.api import create, head_unsigned
 from tests.conftest import ROOT, start_workers, stop
 from tests.records import before_spans, rewritten

@@ -17,8 +17,8 @@ from engine import log
 from service import create_app, handlers
 from store import Store, keys
 from store.keys import CLAIMED, DIRTY
-from store.projections import Field
 from store.scheduler import CLAIM_S
+from store.stored import Field
 from tests.api import create
 from tests.conftest import start_workers, stop
 from tests.store.conftest import append, once_blocked, take_lock, wait_past, wait_until_blocked

@@ -15,8 +15,8 @@ from store import Store, keys
 from store.batch import Batch
 from store.locks import Locked
 from store.log import Writing
-from store.projections import Status
 from store.scheduler import Marked
+from store.stored import Status
 from tests.store.conftest import append, release_lock, take_lock, wait_past
 from workers import jobs
 from workers.drain import Drain, Work, judge_pending
