@@ -352,3 +352,12 @@ def _judged(game: Game, state: Any, submission: Mapping[str, Any], line: Line) -
         return game.judge(state, submission, line).state, True
     except IllegalMove:
         return state, False
+
+
+def folded(entries: Sequence[Mapping[str, Any]], seed: str, decks: Sequence[Sequence[str]]
+           ) -> Any:
+    """The state a whole log folds to, under the rules it names, encoded (`Game.encode`) as a
+    projection holds it: what a reader folds of a compacted game whose record keeps no state."""
+    created = entries[0]
+    game = rules(created)
+    return game.encode(state_at(game, table_of(created, seed, decks), entries))

@@ -46,7 +46,7 @@ from store.connection import FULL, UNREACHABLE
 from store.hub import Waiter
 from store.log import Appended, Landed, Outcome, Writing, now, verdict_on
 from store.projections import Projection, score_json
-from store.stored import Status
+from store.stored import Status, state_json
 from workers import queue
 
 # -- creating and listing ---------------------------------------------------------------------
@@ -334,7 +334,7 @@ def _named_as_at_the_table(store: Store, seen: Seen, seat: int, move: dict[str, 
     """A recorded game's move naming a card that no card at the table can be
     (`engine.recorded.MISNAMED`) is a 422 with nothing written. It is judged on the head's
     state when no submission waits for its verdict; else the worker judges it as any move."""
-    at, saved = store.projections.state(seen.id)
+    at, saved = _state(store, seen.id)
     head = store.log.head(seen.id)
     if head is None or head[0] != at:
         return
@@ -600,7 +600,7 @@ def state(store: Store, seen: Seen, at: int | None) -> bytes:
     meta, game, viewer = seen.meta, seen.game, seen.viewer
     if at is None:
         position, stored = store.projections.standing(seen.id)
-        view = _view_of(game, stored, viewer)
+        view = _view_of(game, stored or _folded(store, seen.id), viewer)
         return b"".join([
             b'{"version":', str(position.at).encode(),
             b',"status":', orjson.dumps(position.status),
@@ -617,6 +617,22 @@ def state(store: Store, seen: Seen, at: int | None) -> bytes:
         "to_act": list(game.to_act(then)),
         "state": game.view(then, viewer),
     })
+
+
+def _state(store: Store, game_id: str) -> tuple[int, Any]:
+    """The log version the projections describe and the engine state there, encoded: as
+    stored, or folded (`_folded`)."""
+    at, saved = store.projections.state(game_id)
+    return at, orjson.loads(_folded(store, game_id)) if saved is None else saved
+
+
+def _folded(store: Store, game_id: str) -> bytes:
+    """The final state's JSON of a compacted game whose record keeps none (written before
+    spans), folded here from its log and kept with the record for the next reader: the store
+    returns what it holds and folds nothing."""
+    state = state_json(log.folded(store.log.entries(game_id), *store.games.secret(game_id)))
+    store.projections.keep_state(game_id, folded := state.encode())
+    return folded
 
 
 @functools.lru_cache(maxsize=1024)
@@ -636,7 +652,7 @@ def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
     if seen.finished:  # none, at every table: its state is not read (nor a compacted log folded)
         return {"version": store.projections.at(seen.id), "moves": []}
     game, caller = seen.game, seen.caller
-    at, saved = store.projections.state(seen.id)
+    at, saved = _state(store, seen.id)
     now_state = game.decode(saved)
     seats = range(len(seen.meta["players"])) if caller.is_table else (
         [caller.seat] if caller.seat is not None else []
@@ -662,7 +678,7 @@ def _current_score(store: Store, seen: Seen) -> bytes:
     kept = store.projections.score(seen.id)
     if kept is not None:
         return kept
-    at, saved = store.projections.state(seen.id)
+    at, saved = _state(store, seen.id)
     computed = score_json(seen.game, seen.game.decode(saved), seen.meta["players"])
     store.projections.keep_score(seen.id, at, computed)
     return computed

@@ -43,12 +43,11 @@ from typing import Any
 import orjson
 import redis
 
-from engine import log
 from engine.log import GENESIS, chain_hash, link
 from store import dictionary, keys
 from store.heap import uncollected
 from store.packed import packed, unpacked
-from store.stored import Field, Status, state_json
+from store.stored import Field, Status
 
 # KEYS: the game's meta, proj, record, then every key a compacted game no longer has. ARGV[1]
 # is {version, hash, kept, seal} (the head the record was made of, the proj fields kept, the
@@ -148,8 +147,8 @@ class Record:
 
     A record written before spans (one document of every entry, then the final score's JSON
     on a line of its own) reads as one span, chained from the first entry whatever its digest
-    (records were first written without one), its state folded again, and its score served
-    only once sealed."""
+    (records were first written without one), its state left for the reader to fold from its
+    entries (the store folds nothing), and its score served only once sealed."""
 
     def __init__(self, game_id: str, text: bytes, meta_head: str | None,
                  secret: tuple[str, list[list[str]]], sealed: bool):
@@ -173,13 +172,14 @@ class Record:
         self.state: bytes | None = None
         self.score: bytes | None = None
 
-    def final_state(self) -> bytes:
+    def final_state(self) -> bytes | None:
         """The engine state's JSON, as the projections held it: as written, from a sealed
-        record; else folded again from the entries."""
+        record, or as a reader kept it (`Projections.keep_state`). None from a record that
+        keeps none to trust (written before spans): the reader folds its entries (`read`)."""
         if self.state is None:
             self._refuse_changed()
-            self.state = (self._stored_state if self.sealed and self._stored_state is not None
-                          else final_state(self.read(), *self.secret).encode())
+            if self.sealed and self._stored_state is not None:
+                self.state = self._stored_state
         return self.state
 
     def kept_score(self) -> bytes | None:
@@ -279,14 +279,6 @@ class Record:
                 previous, stored = _hashed(previous, entry)
                 out.append(orjson.loads(stored))
         return out
-
-
-def final_state(entries: Sequence[dict[str, Any]], seed: str, decks: Sequence[Sequence[str]]
-                ) -> str:
-    """The JSON of the state a whole log folds to, as the projections write it."""
-    created = entries[0]
-    game = log.rules(created)
-    return state_json(game.encode(log.state_at(game, log.table_of(created, seed, decks), entries)))
 
 
 def encode(entries: Sequence[dict[str, Any]], state: bytes, score: bytes) -> bytes:

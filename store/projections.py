@@ -71,7 +71,9 @@ class Position:
 
 class Projections:
     """A compacted game (`store.compacted`) keeps where it stands in its proj hash, and its
-    engine state in its record: a state missing from the hash is read there."""
+    engine state in its record: a state missing from the hash is read there. A record written
+    before spans may keep none to trust: its state reads as None, for the reader to fold from
+    the log (the store folds nothing) and keep (`keep_state`)."""
 
     def __init__(self, client: redis.Redis, compacted: Compacted):
         self.redis = client
@@ -80,7 +82,7 @@ class Projections:
     def position(self, game_id: str) -> Position:
         return _position(self.redis.hmget(keys.game(game_id).proj, *_POSITION))
 
-    def standing(self, game_id: str) -> tuple[Position, bytes]:
+    def standing(self, game_id: str) -> tuple[Position, bytes | None]:
         """Where the game stands and its engine state there (encoded, as stored JSON), read
         together."""
         *position, state = self.redis.hmget(keys.game(game_id).proj, *_POSITION, Field.STATE)
@@ -90,10 +92,17 @@ class Projections:
         """The log version the projections describe."""
         return int(self.redis.hget(keys.game(game_id).proj, Field.AT))
 
-    def state(self, game_id: str) -> tuple[int, Any]:
+    def state(self, game_id: str) -> tuple[int, Any | None]:
         """The log version the projections describe and the engine state there, encoded."""
         at, state = self.redis.hmget(keys.game(game_id).proj, Field.AT, Field.STATE)
-        return int(at), orjson.loads(state or self._record(game_id).final_state())
+        state = state or self._record(game_id).final_state()
+        return int(at), None if state is None else orjson.loads(state)
+
+    def keep_state(self, game_id: str, state: bytes) -> None:
+        """Keep the final state a reader folded of a compacted game whose record keeps none,
+        with the record this process read (`store.compacted.Record`), for the next reader."""
+        if (record := self.compacted.cached(game_id)) is not None:
+            record.state = state
 
     def score(self, game_id: str) -> bytes | None:
         """The score breakdown's JSON at the version the projections describe, if a reader
@@ -120,8 +129,8 @@ class Projections:
                             mapping={Field.SCORE_AT: at, Field.SCORE: score})
 
     def stored(self, game_id: str) -> dict[str, Any]:
-        """What an audit compares with its rebuild: `at`, `state`, and `score` when one is
-        kept for that version."""
+        """What an audit compares with its rebuild: `at`, `state` when one is kept, and
+        `score` when one is kept for that version."""
         at, state, score_at, score = self.redis.hmget(
             keys.game(game_id).proj, Field.AT, Field.STATE, Field.SCORE_AT, Field.SCORE
         )
@@ -130,7 +139,9 @@ class Projections:
             # not: an audit finds a score that is not the one the log comes to.
             record = self._record(game_id)
             state, score, score_at = record.final_state(), record.written_score, at
-        stored = {"at": int(at), "state": orjson.loads(state)}
+        stored: dict[str, Any] = {"at": int(at)}
+        if state is not None:  # a record written before spans may keep none: nothing to compare
+            stored["state"] = orjson.loads(state)
         if score and score_at == at:
             stored["score"] = orjson.loads(score)
         return stored

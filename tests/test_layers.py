@@ -129,3 +129,40 @@ def test_a_circle_hidden_in_a_function_or_under_type_checking_is_found(tmp_path)
     }.items():
         (tmp_path / "store" / f"{name}.py").write_text(source)
     assert _circles(_store_graph(tmp_path)) == [["store.a", "store.b", "store.c", "store.a"]]
+
+
+# The engine's fold and what judges a move: the workers and the read side call them, with what
+# the store returns; the store only keeps and returns what was written.
+FOLDING = {"fold", "folded", "state_at", "verdict", "rules", "table_of", "apply", "judge", "deal",
+           "replay_rebuilt", "verify_replay", "report", "playout"}
+FOLDING_MODULES = ("engine.audit", "engine.playout", "engine.line")
+
+
+def _folds(path) -> list[str]:
+    """Where a file imports or calls the engine's fold, wherever written: an import of one of
+    its functions or modules, or a call of an attribute by one of their names."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("engine"):
+            found += [f"imports {node.module}.{a.name}" for a in node.names
+                      if a.name in FOLDING or node.module.startswith(FOLDING_MODULES)]
+        elif isinstance(node, ast.Import):
+            found += [f"imports {a.name}" for a in node.names
+                      if a.name.startswith(FOLDING_MODULES)]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in FOLDING):
+            found.append(f"calls .{node.func.attr}() at line {node.lineno}")
+    return found
+
+
+def test_the_store_folds_nothing():
+    assert {str(path.relative_to(ROOT)): found for path in sorted((ROOT / "store").rglob("*.py"))
+            if (found := _folds(path))} == {}
+
+
+def test_a_fold_in_the_store_is_found(tmp_path):
+    source = tmp_path / "compacted.py"
+    source.write_text("from engine import log\n\ndef final_state(entries, table):\n"
+                      "    game = log.rules(entries[0])\n"
+                      "    return log.state_at(game, table, entries)\n")
+    assert _folds(source) == ["calls .rules() at line 4", "calls .state_at() at line 5"]

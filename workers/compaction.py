@@ -29,6 +29,7 @@ from store import Store
 from store.compacted import Broken, decode, encode, seal
 from store.connection import cluster_url, redis_url
 from store.projections import score_json
+from store.stored import state_json
 from workers.ratings import rated
 
 _log = logging.getLogger(__name__)
@@ -66,6 +67,8 @@ def compact(store: Store, game_id: str) -> Compaction:
     position, state = store.projections.standing(game_id)
     if not position.status.over:
         return Compaction.RUNNING
+    if state is None:  # a live game's proj hash holds its state: this one was compacted since
+        return Compaction.COMPACTED
     entries = store.log.entries(game_id)
     if len(entries) != head[0] or entries[-1]["hash"] != head[1]:
         return Compaction.MOVED
@@ -107,7 +110,8 @@ def respanned(store: Store, game_id: str) -> Compaction:
     raw, old = fetched
     try:
         old.check()
-        entries, state = old.read(), old.final_state()
+        entries = old.read()
+        state = old.final_state() or final_state(entries, *old.secret)
     except Broken:
         _log.exception("game %s is not compacted again: its record does not verify", game_id)
         return Compaction.BROKEN
@@ -116,6 +120,12 @@ def respanned(store: Store, game_id: str) -> Compaction:
         return Compaction.BROKEN
     written = store.compacted.rewrite(game_id, raw, record)
     return Compaction.SPANNED if written == "written" else Compaction.MOVED
+
+
+def final_state(entries: list[dict[str, Any]], seed: str, decks: list[list[str]]) -> bytes:
+    """The JSON of the state a whole log folds to, as the projections write it: what a record
+    written before spans may not keep (the store folds nothing)."""
+    return state_json(log.folded(entries, seed, decks)).encode()
 
 
 def compact_ended(store: Store, shown: bool = True) -> collections.Counter[Compaction]:

@@ -15,9 +15,9 @@ from pathlib import Path
 import orjson
 import zstandard
 
-from store.compacted import final_state
 from store.dictionary import LEVEL, SIZE
 from store.packed import packed
+from workers.compaction import final_state
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
@@ -27,7 +27,7 @@ def train(golden: Path) -> bytes:
     for path in sorted(golden.rglob("*.json.gz")):
         replay = orjson.loads(gzip.decompress(path.read_bytes()))
         samples += [orjson.dumps(entry) for entry in packed(replay["entries"])]
-        samples.append(final_state(replay["entries"], replay["seed"], replay["decks"]).encode())
+        samples.append(final_state(replay["entries"], replay["seed"], replay["decks"]))
     return zstandard.train_dictionary(SIZE, samples, level=LEVEL).as_bytes()
 
 
