@@ -8,7 +8,12 @@ queues' Redis) and `counts` (the rate limits'), `strays`
 (submissions whose mark was lost); `hub` wakes the requests of a web process that wait on a
 game's log, all served by one reader; `owed` sends again the marks Redis refused;
 `replicas` waits for a replica to hold a game's writes before the web answers them.
-`store.keys` spells every key; nothing outside this package knows one.
+`store.keys` spells every key; nothing outside this package knows one. `store.stored` is the
+one mapper between what callers hand the store and the bytes Redis holds.
+
+A game's events have one contract, the same live and compacted: append (`Log.write`,
+`Log.queue_append`), read a range (`Log.entries`) and read the head (`Log.head`). The store
+keeps and returns what was written: the engine's fold is the workers' and the read side's.
 
 The game store lives on a Redis Cluster when one is configured (`store.connection`); RQ's
 queues always live on the standalone Redis, `queues`.

@@ -43,11 +43,20 @@ from typing import Any
 import orjson
 import redis
 
-from engine.log import GENESIS, chain_hash, link
+from engine.log import GENESIS
 from store import dictionary, keys
 from store.heap import uncollected
-from store.packed import packed, unpacked
-from store.stored import Field, Status
+from store.stored import (
+    SECRET_FIELDS,
+    Field,
+    Status,
+    entry_from,
+    record_parts,
+    record_text,
+    rehashed,
+    secret_of,
+    span_entries,
+)
 
 # KEYS: the game's meta, proj, record, then every key a compacted game no longer has. ARGV[1]
 # is {version, hash, kept, seal} (the head the record was made of, the proj fields kept, the
@@ -76,8 +85,6 @@ redis.call('HSET', proj, unpack(fields))
 return 'written'
 """
 
-# A record's text is lines: a header, a line per span of entries, the final state, the score.
-_LINE = b"\n"
 # Entries a span holds: a read of a page of events decodes, and chains, every entry of the
 # spans it covers, from the hash before the first (a link, kept in the header). A span more
 # costs a record about 40 bytes (a link and the span's first time written whole): a long log's
@@ -153,21 +160,11 @@ class Record:
     def __init__(self, game_id: str, text: bytes, meta_head: str | None,
                  secret: tuple[str, list[list[str]]], sealed: bool):
         self.game_id, self.meta_head, self.secret, self.sealed = game_id, meta_head, secret, sealed
-        first, _, rest = text.partition(_LINE)
-        header = orjson.loads(first)
-        self._spans: list[bytes | list[dict[str, Any]]]
-        if "entries" in header:  # written before spans, as one document
-            self._spans, self._every = [header["entries"]], max(len(header["entries"]), 1)
-            self._links, self.version = [], len(header["entries"])
-            self._head = header["head"]
-            self._stored_state = header.get("state", "").encode() or None
-            self.written_score = rest or None
-        else:
-            *self._spans, self._stored_state, self.written_score = rest.split(_LINE)
-            self._every, self._links = header["span"], header["links"]
-            self.version = header["version"]
-            self._head = meta_head
-        self._spanned = "entries" not in header
+        self._parts = parts = record_parts(text)
+        self._every, self._links, self.version = parts.every, parts.links, parts.version
+        self._head = meta_head if parts.spanned else parts.head
+        self._stored_state, self.written_score = parts.state, parts.score
+        self._spanned = parts.spanned
         self._decoded: dict[int, tuple[bytes, ...]] = {}
         self.state: bytes | None = None
         self.score: bytes | None = None
@@ -205,18 +202,18 @@ class Record:
             base = i * self._every
             found += self._span(i)[max(after - base, 0):stop - base]
         with uncollected():
-            return [orjson.loads(e) for e in found]
+            return [entry_from(e) for e in found]
 
     def past(self, after: int) -> Iterator[dict[str, Any]]:
         """The entries past seq `after`, each read only when reached: a verdict is found a few
         entries past its submission, and the rest of a long log is never decoded."""
-        for i in range(after // self._every, len(self._spans)):
+        for i in range(after // self._every, len(self._parts.spans)):
             base = i * self._every
-            yield from (orjson.loads(e) for e in self._span(i)[max(after - base, 0):])
+            yield from (entry_from(e) for e in self._span(i)[max(after - base, 0):])
 
     def check(self) -> bool:
         """Decode every span, checking the whole chain (`Broken` if it breaks)."""
-        for i in range(len(self._spans)):
+        for i in range(len(self._parts.spans)):
             self._span(i)
         return True
 
@@ -245,7 +242,7 @@ class Record:
             if entry.get("seq") != seq:
                 raise Broken(self.game_id, self._unchecked(), self._end(),
                              f"entry {seq} is numbered {entry.get('seq')}")
-            previous, stored = _hashed(previous, entry)
+            previous, stored = rehashed(previous, entry)
             out.append(stored)
         end = self._links[i] if i < len(self._links) else self._end()
         if previous != end:
@@ -261,37 +258,25 @@ class Record:
                          f"its head is {self._head}, its game's {self.meta_head}")
         return self._head
 
-    def _packed(self, i: int) -> list[dict[str, Any]]:
-        span = self._spans[i]
-        if isinstance(span, bytes):
-            self._spans[i] = span = orjson.loads(span)
-        return span
-
     def _unpacked(self, i: int) -> list[dict[str, Any]]:
-        return unpacked(self._packed(i), first=i * self._every + 1)
+        return span_entries(self._parts, i)
 
     def _unchecked(self) -> list[dict[str, Any]]:
         """Every entry, hashes recomputed from the first without a check: what an audit of a
         broken record reads, to name where it breaks."""
         out, previous = [], GENESIS
-        for i in range(len(self._spans)):
+        for i in range(len(self._parts.spans)):
             for entry in self._unpacked(i):
-                previous, stored = _hashed(previous, entry)
-                out.append(orjson.loads(stored))
+                previous, stored = rehashed(previous, entry)
+                out.append(entry_from(stored))
         return out
 
 
 def encode(entries: Sequence[dict[str, Any]], state: bytes, score: bytes) -> bytes:
     """The record of an ended game: its whole log (chained, numbered from 1), its final state's
     JSON (as the projections hold it) and its final score's (as a score read answers it)."""
-    every = span_of(len(entries))
-    spans = [entries[i:i + every] for i in range(0, len(entries), every)]
-    header = {"version": len(entries), "span": every,
-              "links": [span[-1]["hash"] for span in spans[:-1]]}
-    lines = [orjson.dumps(header),
-             *(orjson.dumps(packed(span, first=i * every + 1)) for i, span in enumerate(spans)),
-             state, score]
-    return dictionary.compressor().compress(_LINE.join(lines))
+    text = record_text(entries, span_of(len(entries)), state, score)
+    return dictionary.compressor().compress(text)
 
 
 def seal(record: bytes) -> str:
@@ -314,32 +299,6 @@ def opened(game_id: str, raw: bytes, meta_head: str | None,
     them."""
     return Record(game_id, dictionary.decompress(raw), meta_head, secret,
                   sealed is not None and sealed == seal(raw))
-
-
-_NO_HASH = b'"hash":""'
-
-
-def _hashed(previous: str, entry: dict[str, Any]) -> tuple[str, bytes]:
-    """An entry as unpacked (`store.packed.unpacked`): its hash, and its bytes as stored.
-
-    One kept whole holds an empty hash in its place, and is written in its keys' order. Any
-    other is written sorted, once, with an empty hash: the bytes hashed are those without that
-    member, the bytes stored those with the hash in its place (writing the entry twice, once
-    to hash it and once to store it, was a third of reading a record). One holding `"hash":""`
-    anywhere else is written twice."""
-    if "hash" in entry:
-        entry["hash"] = digest = chain_hash(previous, entry)
-        return digest, orjson.dumps(entry)
-    entry["hash"] = ""
-    blank = orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
-    at = blank.find(_NO_HASH)
-    end = at + len(_NO_HASH)
-    if blank.find(_NO_HASH, end) >= 0:
-        digest = chain_hash(previous, entry)
-        return digest, orjson.dumps({**entry, "hash": digest}, option=orjson.OPT_SORT_KEYS)
-    # Its keys are sorted and `seq` comes after `hash`: a comma follows the member.
-    digest = link(previous, blank[:at] + blank[end + 1:])
-    return digest, b"".join((blank[:at], b'"hash":"', digest.encode(), b'"', blank[end:]))
 
 
 class Compacted:
@@ -368,13 +327,13 @@ class Compacted:
         pipe = self.redis.pipeline(transaction=False)
         pipe.get(k.compact)
         pipe.hget(k.meta, "hash")
-        pipe.hmget(k.secret, "seed", "decks")
+        pipe.hmget(k.secret, *SECRET_FIELDS)
         pipe.hget(k.proj, Field.RECORD)
-        raw, meta_head, (seed, decks), sealed = pipe.execute()
+        raw, meta_head, secret, sealed = pipe.execute()
         if raw is None:
             return None
         return raw, opened(game_id, raw, meta_head.decode() if meta_head else None,
-                           (seed.decode(), orjson.loads(decks)), sealed and sealed.decode())
+                           secret_of(secret), sealed and sealed.decode())
 
     def rewrite(self, game_id: str, read: bytes, record: bytes) -> str:
         """Write a compacted game's record again, in one step: `written`, or `moved` if it is

@@ -20,20 +20,31 @@ from store.compacted import Compacted
 from store.connection import FULL
 from store.counts import Count
 from store.projections import Projection
-from store.stored import Field, Status
+from store.stored import (
+    ENTRY,
+    SECRET_FIELDS,
+    Field,
+    Status,
+    decode_meta,
+    entry_bytes,
+    entry_of,
+    meta_fields,
+    secret_fields,
+    secret_of,
+)
 
 # KEYS: the game's meta, log, secret, verdict index and projections. ARGV[1] is one JSON object
 # of string maps (`meta`, `secret`, `projection`) and `verdicts` ([submission seq, verdict seq]
 # pairs); ARGV[2..] the entries, as stored. A game whose meta or log exists is left alone: the
 # answer is then the head (version and last hash) of what holds the id.
-_LOAD = """
+_LOAD = f"local ENTRY = '{ENTRY}'\n" + """
 local meta, log, secret, index, proj = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 if redis.call('EXISTS', meta) == 1 or redis.call('EXISTS', log) == 1 then
   local version, head = redis.call('HGET', meta, 'version'), redis.call('HGET', meta, 'hash')
   return {'taken', version or '0', head or ''}
 end
 local a = cjson.decode(ARGV[1])
-for seq = 1, #ARGV - 1 do redis.call('XADD', log, seq .. '-0', 'e', ARGV[seq + 1]) end
+for seq = 1, #ARGV - 1 do redis.call('XADD', log, seq .. '-0', ENTRY, ARGV[seq + 1]) end
 for key, fields in pairs({[meta] = a.meta, [secret] = a.secret, [proj] = a.projection}) do
   for field, value in pairs(fields) do redis.call('HSET', key, field, value) end
 end
@@ -92,14 +103,13 @@ class Games:
         """Write a new game whose log is the single `game-created` entry, and its projections."""
         entry = chain(GENESIS, [{**created, "seq": 1}])[0]
         k = keys.game(game_id)
-        meta = _meta(created, version=1, last_hash=entry["hash"], submitted=0)
+        meta = meta_fields(created, version=1, last_hash=entry["hash"], submitted=0)
         # Listed first: a listing skips an id whose game is not there (yet, or ever).
         self._list(game_id, created["game"], time.time(), created=entry["hash"])
         pipe = self.redis.pipeline(transaction=True)
-        pipe.xadd(k.log, {"e": orjson.dumps(entry)}, id="1-0")
+        pipe.xadd(k.log, {ENTRY: entry_bytes(entry, as_created=True)}, id="1-0")
         pipe.hset(k.meta, mapping=meta)
-        decks = orjson.dumps(secret["decks"])
-        pipe.hset(k.secret, mapping={"seed": secret["seed"], "decks": decks})
+        pipe.hset(k.secret, mapping=secret_fields(secret["seed"], secret["decks"]))
         pipe.hset(k.auth, mapping={token_digest(t): role for t, role in tokens.items()})
         pipe.hset(k.proj, mapping=projection.fields(at=1))
         pipe.execute()
@@ -121,16 +131,17 @@ class Games:
         """
         k = keys.game(game_id)
         submissions = [e["seq"] for e in entries if e["type"] == SUBMITTED]
-        meta = _meta(entries[0], len(entries), entries[-1]["hash"], max(submissions, default=0))
+        meta = meta_fields(entries[0], len(entries), entries[-1]["hash"],
+                           max(submissions, default=0))
         args = {
             "meta": {field: _text(value) for field, value in meta.items()},
-            "secret": {"seed": secret["seed"], "decks": orjson.dumps(secret["decks"]).decode()},
+            "secret": secret_fields(secret["seed"], secret["decks"]),
             "projection": projection.fields(at=len(entries)),
             "verdicts": [
                 [e["of"], e["seq"]] for e in entries if e["type"] in (ACCEPTED, REJECTED)
             ],
         }
-        stored = [orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in entries]
+        stored = [entry_bytes(e) for e in entries]
         outcome, version, head = self._load(
             keys=[k.meta, k.log, k.secret, k.verdict, k.proj], args=[orjson.dumps(args), *stored]
         )
@@ -175,8 +186,7 @@ class Games:
                 pipe.xrange(keys.game(game_id).log, "1-0", "1-0")
             for game_id, first in zip(ids, pipe.execute(), strict=True):
                 if first:
-                    pipe.hsetnx(keys.BY_CREATION, orjson.loads(first[0][1][b"e"])["hash"],
-                                game_id)
+                    pipe.hsetnx(keys.BY_CREATION, entry_of(first[0][1])["hash"], game_id)
                 elif (record := self.compacted.read(game_id)) is not None:
                     pipe.hsetnx(keys.BY_CREATION, record.read(upto=1)[0]["hash"], game_id)
             pipe.execute()
@@ -216,8 +226,7 @@ class Games:
         return Context(meta, role.decode() if role else None, finished, taken)
 
     def secret(self, game_id: str) -> tuple[str, list[list[str]]]:
-        seed, decks = self.redis.hmget(keys.game(game_id).secret, "seed", "decks")
-        return seed.decode(), orjson.loads(decks)
+        return secret_of(self.redis.hmget(keys.game(game_id).secret, *SECRET_FIELDS))
 
     def ids(
         self,
@@ -297,27 +306,6 @@ class Games:
         return out
 
 
-def _meta(created: Mapping[str, Any], version: int, last_hash: str, submitted: int
-          ) -> dict[str, Any]:
-    """The meta hash of a game whose first entry is `created`, at log version `version`."""
-    keys = created.get("public_keys")
-    return {
-        **({"public_keys": orjson.dumps(keys), "keyed": len(keys)} if keys else {}),
-        "game": created["game"],
-        "players": orjson.dumps(created["players"]),
-        "options": orjson.dumps(created["options"]),
-        "created_at": created["at"],
-        # A recorded game has no seed, so no commitment: "" here, null in answers.
-        "seed_commitment": created.get("seed_commitment") or "",
-        **({"deal": created["deal"]} if "deal" in created else {}),
-        **({"handles": orjson.dumps(created["handles"])} if "handles" in created else {}),
-        "rules_version": created["rules_version"],
-        "version": version,
-        "hash": last_hash,
-        "submitted": submitted,
-    }
-
-
 def _within_a_ms(game_id: str) -> float:
     """0 to 0.998 ms, in steps of 2 µs: wider than a listing cursor's step past a time (1 µs)."""
     return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big") % 500 * 2e-6
@@ -325,18 +313,6 @@ def _within_a_ms(game_id: str) -> float:
 
 def _text(value: bytes | str | int) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def decode_meta(raw: dict[bytes, bytes]) -> dict[str, Any]:
-    meta = {k.decode(): v.decode() for k, v in raw.items()}
-    meta["players"] = orjson.loads(meta["players"])
-    meta["options"] = orjson.loads(meta["options"])
-    meta["seed_commitment"] = meta.get("seed_commitment") or None
-    # The seats' public keys, by seat; `keyed` counts them (the append checks it, store.log).
-    meta["public_keys"] = orjson.loads(meta["public_keys"]) if "public_keys" in meta else {}
-    meta["keyed"] = int(meta.get("keyed", 0))
-    meta["handles"] = orjson.loads(meta["handles"]) if "handles" in meta else {}
-    return meta
 
 
 def token_digest(token: str) -> str:

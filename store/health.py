@@ -14,12 +14,12 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
-import orjson
 import redis
 
 from engine import log
 from store import keys, strays
 from store.connection import FULL
+from store.stored import entries_of
 
 _LOOKED_AT = 100
 # Pending submissions counted per game at most.
@@ -80,8 +80,7 @@ def memory(client: redis.Redis) -> Memory:
 
 
 def _submissions(found: list) -> list[dict]:
-    entries = (orjson.loads(fields[b"e"]) for _, fields in found)
-    return [e for e in entries if e["type"] == log.SUBMITTED]
+    return [e for e in entries_of(found) if e["type"] == log.SUBMITTED]
 
 
 def persistence(client: redis.Redis) -> str:

@@ -22,16 +22,15 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 import redis
 from redis.cluster import RedisCluster
 
 from store import keys
 from store.connection import UNREACHABLE, StoreClient
+from store.stored import entries_of
 
 # A reader's XREAD blocks this long at most, under the client's read timeout; it then drops
 # the games nobody waits on any more.
@@ -134,7 +133,7 @@ class Hub:
         kept = followed.after(after)
         if kept is not None:
             return kept
-        return _entries(self._client.xrange(keys.game(game_id).log, min=f"{after + 1}-0"))
+        return entries_of(self._client.xrange(keys.game(game_id).log, min=f"{after + 1}-0"))
 
     def following(self) -> dict[str, int]:
         """How many requests wait on each followed game."""
@@ -270,8 +269,4 @@ class _Reader:
         games = {keys.game(g).log.encode(): g for g in positions}
         streams = {log: f"{positions[g].last}-0" for log, g in games.items()}
         for stream, entries in connection.xread(streams, block=_SLICE_MS) or ():
-            self._hub.landed(positions[games[stream]], _entries(entries))
-
-
-def _entries(found: Iterable[Any]) -> list[dict[str, Any]]:
-    return [orjson.loads(fields[b"e"]) for _, fields in found]
+            self._hub.landed(positions[games[stream]], entries_of(entries))

@@ -12,8 +12,7 @@ import redis
 
 from store import keys
 from store.batch import Answer, Batch
-from store.games import decode_meta
-from store.stored import Field, Status
+from store.stored import Field, Status, decode_meta, entry_from
 
 # Shorter than a claim (`store.scheduler.CLAIM_S`): when the claim of a judge that died lapses,
 # the game is unlocked for the next.
@@ -110,5 +109,5 @@ class Locks:
             judged_seq=judged_seq,
             finished=Status.read(status).over,
             state=orjson.loads(state) if state else None,
-            entries=[orjson.loads(fields[1]) for _, fields in entries],
+            entries=[entry_from(fields[1]) for _, fields in entries],  # ENTRY's value
         )

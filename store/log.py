@@ -34,7 +34,7 @@ from store.batch import Answer, Batch
 from store.compacted import Compacted
 from store.counts import Count
 from store.projections import Projection
-from store.stored import Field, Status
+from store.stored import ENTRY, NONCE, Field, Status, entries_of, entry_bytes, entry_from
 
 # ARGV[1] is one JSON object: `based_on` and `based_on_hash` (the version and last hash the
 # entries were chained onto),
@@ -54,7 +54,8 @@ from store.stored import Field, Status
 # append reads (`Log.queue_verdict_after`): it ends at once instead of watching a log the
 # append did not write to. The proj hash's status is named by its owner, store.projections.
 _APPEND = (f"local STATUS, FINISHED, ABANDONED = '{Field.STATUS}', '{Status.FINISHED}',"
-           f" '{Status.ABANDONED}'\nlocal AT = '{Field.AT}'\n") + """
+           f" '{Status.ABANDONED}'\nlocal AT = '{Field.AT}'\n"
+           f"local ENTRY, NONCE = '{ENTRY}', '{NONCE}'\n") + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
 local fields_from = a.entries + 2
@@ -95,6 +96,7 @@ local function append()
     -- Sent again after its answer was lost: it was written, and is answered as written.
     local at = (a.based_on + 1) .. '-0'
     local there = redis.call('XRANGE', log, at, at)
+    -- Its fields: ENTRY, the entry, NONCE, the nonce.
     if #there == 1 and there[1][2][4] == a.nonce then
       return {'ok', tostring(a.based_on + a.entries)}
     end
@@ -113,9 +115,9 @@ local function append()
   end
   for k = 1, a.entries do
     if k == 1 and a.nonce then
-      redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[k + 1], 'n', a.nonce)
+      redis.call('XADD', log, (version + k) .. '-0', ENTRY, ARGV[k + 1], NONCE, a.nonce)
     else
-      redis.call('XADD', log, (version + k) .. '-0', 'e', ARGV[k + 1])
+      redis.call('XADD', log, (version + k) .. '-0', ENTRY, ARGV[k + 1])
     end
   end
   for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2]) end
@@ -142,7 +144,7 @@ end
 return answer
 """
 
-# ARGV[1]: {"seq": a submission's seq}.
+# ARGV[1]: {"seq": a submission's seq}. It answers the verdict's entry, its first field's value.
 _VERDICT = """
 local at = redis.call('HGET', KEYS[2], cjson.decode(ARGV[1]).seq)
 if not at then return false end
@@ -185,7 +187,7 @@ def landed(found: Any, seq: int, after: int) -> Landed:
     entries = next((e for stream, e in found or () if stream.endswith(b":log")), None)
     if not entries:
         return after, None
-    read = [orjson.loads(fields[b"e"]) for _, fields in entries]
+    read = entries_of(entries)
     return read[-1]["seq"], verdict_on(read, seq)
 
 
@@ -295,7 +297,7 @@ class Writing:
         return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj, nudged,
                                  *(c.key for c in self.counts)], [
             orjson.dumps(args),
-            *(orjson.dumps(e, option=orjson.OPT_SORT_KEYS) for e in entries),
+            *(entry_bytes(e) for e in entries),
             *itertools.chain.from_iterable(fields.items()),
         ], args["hash"], len(entries))
 
@@ -356,6 +358,11 @@ class Chained:
 
 
 class Log:
+    """A game's events, one contract for a live game and a compacted one alike: append
+    (`write`, `queue_append`), read a range (`entries`, and `verdict`) and read the head
+    (`head`). A compacted game's range is read from its record, its head from the meta hash
+    it keeps, and an append to it is refused as to any ended game (`Outcome.FINISHED`)."""
+
     def __init__(self, client: redis.Redis, compacted: Compacted):
         self.redis = client
         self.compacted = compacted
@@ -378,7 +385,7 @@ class Log:
         )
         if not found and (record := self.compacted.read(game_id)) is not None:
             return record.read(after, upto, limit)
-        return [orjson.loads(fields[b"e"]) for _, fields in found]
+        return entries_of(found)
 
     def queue_verdict_after(self, batch: Batch, chained: Chained, seq: int, timeout_ms: int
                             ) -> Answer[Landed]:
@@ -420,7 +427,7 @@ class Log:
             k = keys.game(game_id)
             found = self._verdict(keys=[k.log, k.verdict], args=[orjson.dumps({"seq": seq})])
             if found:
-                return orjson.loads(found)
+                return entry_from(found)
             record = self.compacted.read(game_id)
         return None if record is None else verdict_on(record.past(seq), seq)
 

@@ -166,3 +166,16 @@ def test_a_fold_in_the_store_is_found(tmp_path):
                       "    game = log.rules(entries[0])\n"
                       "    return log.state_at(game, table, entries)\n")
     assert _folds(source) == ["calls .rules() at line 4", "calls .state_at() at line 5"]
+
+
+# What only the store's mapper (store/stored.py, and store/packed.py, its part for a record's
+# entries) spells: how an entry is written (sorted) and the stream field it is kept in.
+MAPPER = {"store/stored.py", "store/packed.py"}
+SPELLINGS = ("OPT_SORT_KEYS", '[b"e"]', "'e', ", '{"e":', "import packed",
+             "store.packed import")
+
+
+def test_only_the_mapper_knows_how_an_entry_is_stored():
+    assert {str(path.relative_to(ROOT)): found for path in sorted((ROOT / "store").rglob("*.py"))
+            if str(path.relative_to(ROOT)) not in MAPPER
+            and (found := [s for s in SPELLINGS if s in path.read_text()])} == {}
