@@ -76,9 +76,9 @@ class Store:
         self.queues = client if queues is None else queues
         self.replicas = Replicas(client, replica_acks, replica_ack_ms)
         self.compacted = Compacted(client)
-        self.games = Games(client, self.compacted)
-        self.counts = Counts(client)
         self.log = Log(client, self.compacted)
+        self.games = Games(client, self.log)
+        self.counts = Counts(client)
         self.projections = Projections(client, self.compacted)
         self.scheduler = Scheduler(client)
         self.strays = Strays(client)

@@ -16,9 +16,9 @@ import redis
 from engine.log import ACCEPTED, GENESIS, REJECTED, SUBMITTED, chain
 from store import counts, keys
 from store.batch import checked
-from store.compacted import Compacted
 from store.connection import FULL
 from store.counts import Count
+from store.log import Log
 from store.projections import Projection
 from store.stored import (
     ENTRY,
@@ -26,8 +26,8 @@ from store.stored import (
     Field,
     Status,
     decode_meta,
+    entries_of,
     entry_bytes,
-    entry_of,
     meta_fields,
     secret_fields,
     secret_of,
@@ -86,9 +86,9 @@ class Loaded:
 
 
 class Games:
-    def __init__(self, client: redis.Redis, compacted: Compacted):
+    def __init__(self, client: redis.Redis, log: Log):
         self.redis = client
-        self.compacted = compacted  # a compacted game's first entry is in its record
+        self.log = log  # a game's first entry, live or compacted
         self._load = client.register_script(_LOAD)
         self._claim = client.register_script(_CLAIM)
 
@@ -185,10 +185,9 @@ class Games:
             for game_id in ids:
                 pipe.xrange(keys.game(game_id).log, "1-0", "1-0")
             for game_id, first in zip(ids, pipe.execute(), strict=True):
-                if first:
-                    pipe.hsetnx(keys.BY_CREATION, entry_of(first[0][1])["hash"], game_id)
-                elif (record := self.compacted.read(game_id)) is not None:
-                    pipe.hsetnx(keys.BY_CREATION, record.read(upto=1)[0]["hash"], game_id)
+                # A compacted game's is read as any range of its log is (`Log.entries`).
+                if found := entries_of(first) or self.log.entries(game_id, upto=1):
+                    pipe.hsetnx(keys.BY_CREATION, found[0]["hash"], game_id)
             pipe.execute()
             looked += len(ids)
         self.redis.set(keys.BY_CREATION_FILLED, looked)

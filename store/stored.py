@@ -9,9 +9,8 @@ typed records) and the bytes Redis holds:
   state's line and the score's; and a span's entries read back as the stream held them, each
   hash recomputed (`rehashed`);
 - the meta hash (`meta_fields`, `decode_meta`), the secret hash (`secret_fields`,
-  `secret_of`), the `proj` hash's fields (`Field`), a game's
-  status as stored (`Status`) and the engine state's JSON as the projections and a record hold
-  it (`state_json`).
+  `secret_of`), the `proj` hash's fields (`Field`), a game's status as stored (`Status`) and
+  the engine state's JSON as the projections and a record hold it (`state_json`).
 The modules that read and write those keys (`store.log`, `store.games`, `store.compacted`,
 `store.projections`, ...) import this one and nothing of each other's format, so no circle runs
 through the store; the Lua scripts name the stream's fields from here.
@@ -86,11 +85,6 @@ def entry_bytes(entry: Mapping[str, Any], as_created: bool = False) -> bytes:
     packs it and rebuilds it byte for byte, `store.packed`); a new game's `game-created` entry
     (`as_created`) in the order the engine made its keys, as it has always been written."""
     return orjson.dumps(entry) if as_created else orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
-
-
-def entry_of(fields: Mapping[bytes, bytes]) -> dict[str, Any]:
-    """The entry a stream item's fields hold."""
-    return orjson.loads(fields[_ENTRY])
 
 
 def entry_from(raw: bytes) -> dict[str, Any]:
