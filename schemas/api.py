@@ -616,3 +616,144 @@ class Title(Schema):
 
 class Titles(Schema):
     titles = fields.List(fields.Nested(Title), required=True)
+
+
+# -- events (tournaments: docs/events.md) -------------------------------------------------------
+
+MOST_EVENT_PLAYERS = 512
+MOST_ROUNDS = 64
+
+
+class CreateEvent(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    game = fields.String(required=True, metadata={"description": "a title (`GET /v1/titles`)"})
+    players = Bounded(fields.String(validate=validate.Length(min=1, max=LONGEST_NAME)),
+                      MOST_EVENT_PLAYERS, least=1, required=True)
+    rounds = fields.Integer(strict=True, required=True,
+                            validate=validate.Range(min=1, max=MOST_ROUNDS))
+    format = fields.String(required=True,
+                           validate=validate.OneOf(["swiss", "round-robin", "open"]))
+    table_size = fields.Integer(strict=True, required=True, metadata={
+        "description": "the seats of a full table, within the title's"})
+    points = Bounded(fields.Integer(strict=True, validate=validate.Range(min=0, max=10_000)),
+                     MOST_PLAYERS, least=1, required=True, metadata={
+                         "description": "points per place of a full table, first place first"})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = fields.String(validate=validate.Length(min=1, max=LONGEST_SEED))
+
+
+class Withdrawal(Strict):
+    player = fields.String(required=True, validate=validate.Length(min=1, max=LONGEST_NAME))
+
+
+class StandingsQuery(Schema):
+    after_round = fields.Integer(validate=validate.Range(min=0, max=MOST_ROUNDS), metadata={
+        "description": "the standings as they stood once this round's results were in"})
+
+
+class EventCreated(Schema):
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    players = fields.List(fields.String())
+    rounds = fields.Integer()
+    format = fields.String()
+    table_size = fields.Integer()
+    points = fields.List(fields.Integer())
+    options = fields.Dict()
+    seed_commitment = fields.String()
+    organiser_token = fields.String()
+    version = fields.Integer()
+    receipt = fields.Nested(Receipt)
+
+
+class EventTable(Schema):
+    table = fields.Integer()
+    id = fields.String(metadata={"description": "the game's id"})
+    players = fields.List(fields.String(), metadata={"description": "in seat order"})
+    seats = fields.List(fields.Dict())
+    table_token = fields.String()
+    links = fields.Dict()
+    seed_commitment = fields.String()
+
+
+class RoundSeated(Schema):
+    round = fields.Integer()
+    tables = fields.List(fields.Nested(EventTable))
+    byes = fields.List(fields.String())
+    version = fields.Integer()
+    receipt = fields.Nested(Receipt)
+
+
+class EventSummary(Schema):
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    players = fields.List(fields.String())
+    rounds = fields.Integer()
+    format = fields.String()
+    table_size = fields.Integer()
+    points = fields.List(fields.Integer())
+    options = fields.Dict()
+    status = fields.String(metadata={"description": "seating or finished"})
+    seated = fields.List(fields.Dict(), metadata={
+        "description": "each round seated: `round`, `tables` (`table`, `game`, `players`,"
+                       " `status`, `result`) and `byes`"})
+    withdrawn = fields.List(fields.Dict())
+    seed_commitment = fields.String()
+    seed = fields.String(allow_none=True)
+    version = fields.Integer()
+    head = fields.Nested(Receipt)
+
+
+class PlayerWithdrawn(Schema):
+    player = fields.String()
+    after_round = fields.Integer()
+    version = fields.Integer()
+    receipt = fields.Nested(Receipt)
+
+
+class StandingsRow(Schema):
+    rank = fields.Integer()
+    player = fields.String()
+    points = fields.Integer()
+    tie_breaks = fields.List(fields.Dict())
+    games = fields.List(fields.Dict())
+    withdrawn_after_round = fields.Integer()
+
+
+class Standings(Schema):
+    standings = fields.List(fields.Nested(StandingsRow))
+    after_round = fields.Integer()
+    version = fields.Integer()
+
+
+class EventExport(Schema):
+    format = fields.String()
+    id = fields.String()
+    entries = fields.List(fields.Dict())
+    head = fields.Nested(Receipt)
+    games = fields.Dict(metadata={"description": "every game's replay document, by id"})
+    standings = fields.List(fields.Nested(StandingsRow))
+
+
+class EventVerification(Schema):
+    ok = fields.Boolean()
+    difference = fields.Dict(allow_none=True, metadata={
+        "description": "the first thing found to differ: `what`, where (`game`, `entry`,"
+                       " `round`, `player`) and `detail`"})
+    games = fields.Dict()
+    seating_checked = fields.Boolean()
+
+
+class EventDocument(Schema):
+    """An event's export, uploaded to be verified."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    format = fields.String(required=True, validate=validate.Equal("tablelog-event/1"))
+    entries = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1))
+    games = fields.Dict(load_default=dict)
+    head = fields.Dict(allow_none=True)
+    standings = fields.List(fields.Dict(), allow_none=True)

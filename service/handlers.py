@@ -59,7 +59,7 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
     at = now()
     dealt = Table(len(players), options, seed, tuple(map(tuple, decks)), recorded=recorded)
     state = game.started(game.deal(dealt), at)
-    game_id = _new_id()
+    game_id = new_id()
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
     created = {**log.created(game, players, options, seed, decks, public_keys, recorded),
@@ -121,7 +121,7 @@ def _check_key(key: str) -> None:
         raise Problem(400, "bad-public-key", str(bad)) from None
 
 
-def _new_id() -> str:
+def new_id() -> str:
     # An id that starts with "-" would be read as an option by a command line (`tablelog show
     # -x...`): one in 64 random ids would, so they are drawn again.
     while True:
@@ -613,6 +613,11 @@ def score(store: Store, seen: Seen, at: int | None) -> bytes:
         _, then = _rebuilt(store, seen, at)
         breakdown = seen.game.score(then).to_json(seen.meta["players"])
     return orjson.dumps(explained(breakdown, seen.game.spec))
+
+
+def final_score(store: Store, seen: Seen) -> dict[str, Any]:
+    """An ended game's last score breakdown, as `GET /v1/games/{id}/score` answers it."""
+    return orjson.loads(_current_score(store, seen))
 
 
 def _current_score(store: Store, seen: Seen) -> bytes:

@@ -206,7 +206,7 @@ class Games:
             checked(answer)
         taken = None if any(isinstance(c, FULL) for c in counted) else counts.read(
             [checked(c) for c in counted], counting)
-        if not raw:
+        if not raw or b"players" not in raw:  # none, or an event's log (`store.events`)
             return Context(None, None, False, taken)
         meta = decode_meta(raw)
         for field in ("version", "submitted"):

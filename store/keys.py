@@ -24,6 +24,10 @@ Per game:
                       sent with it (`store.log`), gone after a second.
 A token's rate-limit count (`store.counts`, `rate_count`) names its game's `{id}` too, so
 that the append of a move can take it.
+An event (`store.events`) keeps a game's layout under the hash tag `{ev:<id>}` (no game id
+holds a colon): its `log`, `meta` (version and hash alone, so no game route reads it as a
+game), `secret` (its seed) and `auth` (sha256(organiser token) -> "organiser"); `tl:events`
+lists the events by creation.
 Global keys: `tl:games` (sorted set of ids by creation: an imported game's is the `at` of its
 `game-created` entry), the same per title
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
@@ -56,6 +60,7 @@ import functools
 from dataclasses import dataclass
 
 GAMES = "tl:games"
+EVENTS = "tl:events"
 FINISHED = "tl:games:finished"
 ENDED = "tl:games:ended"
 BY_CREATION = "tl:games:by-creation"
@@ -145,6 +150,16 @@ class GameKeys:
 def game(game_id: str) -> GameKeys:
     tag = f"tl:{{{game_id}}}"
     return GameKeys(tag, *(f"{tag}:{name}" for name in _PER_GAME))
+
+
+def event(event_id: str) -> GameKeys:
+    """An event's keys: a game's layout under the tag `{ev:<id>}` (`event_log`)."""
+    return game(event_log(event_id))
+
+
+def event_log(event_id: str) -> str:
+    """The id an event's log is appended and read under, as a game's (`store.log`)."""
+    return f"ev:{event_id}"
 
 
 _PER_GAME = ("log", "meta", "secret", "auth", "idem", "verdict", "proj", "lock", "ack")

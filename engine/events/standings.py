@@ -70,7 +70,7 @@ def standings(entries: Sequence[Mapping[str, Any]], after_round: int | None = No
     key = {p: (*level[p], _value(tied[p])) for p in players}
     ordered = sorted(players, key=lambda p: (tuple(-v for v in key[p]), p))
     withdrawn = {e["player"]: e["after_round"] for e in of_type(entries, WITHDRAWN)
-                 if e["after_round"] < last}
+                 if e["after_round"] <= last}
     table = []
     for p in ordered:
         rank = 1 + sum(key[q] > key[p] for q in players)

@@ -1,0 +1,102 @@
+"""Events (tournaments): create one, seat its rounds, withdraw players, its standings, its
+export, and verifying an uploaded export (docs/events.md)."""
+
+from http import HTTPStatus
+
+import orjson
+from flask import request
+
+from schemas import api
+from service import event_handlers, streams, uploads
+from service.headers import NO_STORE
+from service.problems import PROBLEM_JSON
+from service.web import TOKEN, Blueprint, answer, keyring, store
+
+bp = Blueprint("events", __name__, url_prefix="/v1/events", description=__doc__)
+
+_ORGANISER = {"security": [{TOKEN: []}], "responses": {
+    "401": HTTPStatus.UNAUTHORIZED.name, "404": HTTPStatus.NOT_FOUND.name}}
+
+
+@bp.post("")
+@bp.arguments(api.CreateEvent)
+@bp.response(201, api.EventCreated)
+def create(body: dict):
+    """Create an event.
+
+    Keep the `organiser_token`: it is shown only once, and alone seats rounds and withdraws
+    players. 400 `unknown-title`, `bad-table-size`, `too-few-players`, `duplicate-player`,
+    `bad-points`, `bad-options`; nothing is written.
+    """
+    created = event_handlers.create_event(store(), keyring(), body)
+    return answer(created, 201, {"Location": f"/v1/events/{created['id']}", **NO_STORE})
+
+
+@bp.get("/<event_id>")
+@bp.response(200, api.EventSummary)
+@bp.alt_response(404, HTTPStatus.NOT_FOUND.name)
+def show(event_id: str):
+    """The event: its rounds, their tables' games and results, who withdrew."""
+    return answer(event_handlers.show(store(), keyring(), event_id))
+
+
+@bp.post("/<event_id>/rounds")
+@bp.doc(**_ORGANISER)
+@bp.response(201, api.RoundSeated)
+@bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+    "a game of the round before is still in progress (`round-in-progress`, naming them in"
+    " `games`), every round is seated (`event-complete`), too few players are left"
+    " (`too-few-players`), or the event changed meanwhile (`version-conflict`)"))
+def seat(event_id: str):
+    """Seat the next round (organiser): each table's game, its players in seat order, its
+    seats' tokens and links and its `table_token`."""
+    event_handlers.organiser(store(), event_id, request.headers.get("Authorization", ""))
+    return answer(event_handlers.seat_next_round(store(), keyring(), event_id), 201, NO_STORE)
+
+
+@bp.post("/<event_id>/withdrawals")
+@bp.doc(**_ORGANISER)
+@bp.arguments(api.Withdrawal)
+@bp.response(201, api.PlayerWithdrawn)
+@bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON,
+                 description="the player withdrew already (`player-withdrawn`)")
+def withdraw(body: dict, event_id: str):
+    """Withdraw a player (organiser): not seated from the next round on."""
+    event_handlers.organiser(store(), event_id, request.headers.get("Authorization", ""))
+    return answer(event_handlers.withdraw(store(), keyring(), event_id, body["player"]), 201)
+
+
+@bp.get("/<event_id>/standings")
+@bp.arguments(api.StandingsQuery, location="query")
+@bp.response(200, api.Standings)
+@bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
+@bp.alt_response(404, HTTPStatus.NOT_FOUND.name)
+def standings(query: dict, event_id: str):
+    """The standings, each number citing the game it came from; `after_round` as they stood
+    then; one row a line with `Accept: application/x-ndjson`."""
+    ranked = event_handlers.ranked(store(), keyring(), event_id, query.get("after_round"))
+    if request.accept_mimetypes.best == streams.NDJSON:
+        rows = [(row["rank"], orjson.dumps(row)) for row in ranked["standings"]]
+        return streams.LINES.response([streams.LINES.piece(rows)])
+    return answer(ranked)
+
+
+@bp.get("/<event_id>/export")
+@bp.response(200, api.EventExport)
+@bp.alt_response(404, HTTPStatus.NOT_FOUND.name)
+def export(event_id: str):
+    """The event's log, every game's replay and the standings, as a download."""
+    document = event_handlers.export(store(), keyring(), event_id)
+    return answer(document, headers={
+        "Content-Disposition": f'attachment; filename="tablelog-event-{event_id}.json"'})
+
+
+@bp.post("/verify")
+@uploads.bounded
+@bp.arguments(api.EventDocument, largest=api.LARGEST_REPLAY)
+@bp.response(200, api.EventVerification)
+def verify(document: dict):
+    """Verify an uploaded event export: every game re-judged, the seating drawn again from the
+    revealed seed, the standings recomputed; the first thing that differs is named (400
+    `malformed-export` for a document that is not one)."""
+    return answer(event_handlers.verify(document, keyring().published))
