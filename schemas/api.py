@@ -757,3 +757,15 @@ class EventDocument(Schema):
     games = fields.Dict(load_default=dict)
     head = fields.Dict(allow_none=True)
     standings = fields.List(fields.Dict(), allow_none=True)
+
+
+class PlayerRatings(Schema):
+    handle = fields.String()
+    events = fields.List(fields.Dict())
+    games = fields.List(fields.Dict())
+    ratings = fields.Dict(metadata={
+        "description": "by title: `mu`, `sigma`, `ordinal` (mu - 3 sigma, the rating shown)"
+                       " and `games`"})
+    history = fields.List(fields.Dict(), metadata={
+        "description": "each change: `title`, `event`, `round`, `game`, `rank`, `of`, `before`"
+                       " and `after` (mu, sigma, ordinal), `seq`, `hash`, `head`, `ended_at`"})

@@ -68,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         moves,
         openapi,
         pages,
+        players,
         signing,
         web,
     )
@@ -109,7 +110,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.logger.warning(warning)
     app.before_request(web.refuse_large_bodies)
     limits.register(app)
-    openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp, events.bp)
+    openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp, events.bp,
+                     players.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)
     app.wsgi_app = Headed(Express(app))  # type: ignore[method-assign]

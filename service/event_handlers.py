@@ -16,6 +16,7 @@ from typing import Any
 from engine import log
 from engine.events import entries as kinds
 from engine.events.evidence import FORMAT, MalformedExport, verify_event
+from engine.events.ratings import rated
 from engine.events.seating import seat_round
 from engine.events.standings import standings
 from engine.game import BadPlayerCount, BadSetup
@@ -115,7 +116,7 @@ def _results(store: Store, signer: Keyring, entries: list[dict[str, Any]]
         status = store.projections.position(game_id).status
         score = handlers.final_score(store, seen(store, game_id, ""))
         found.append(kinds.result(game["round"], game["table"], game_id, score, str(status),
-                                  head, signer.receipt(game_id, *head)))
+                                  head, signer.receipt(game_id, *head), last[-1]["at"]))
     return found
 
 
@@ -250,3 +251,26 @@ def verify(document: dict[str, Any], keys: list[dict[str, Any]]) -> dict[str, An
     except MalformedExport as bad:
         raise Problem(400, "malformed-export", str(bad)) from None
 
+
+
+def player(store: Store, signer: Keyring, handle: str) -> dict[str, Any]:
+    """A handle's events, games and ratings per title with their history: every event's
+    results, rated in the order their games ended (`engine.events.ratings`). Recomputed
+    from the events' logs on each request."""
+    results, events = [], []
+    for event_id in store.events.ids():
+        entries = current(store, signer, event_id)
+        created = entries[0]
+        results += [(event_id, created["game"], r) for r in kinds.of_type(entries, kinds.RESULT)]
+        if handle in created["players"]:
+            events.append({"id": event_id, "name": created["name"], "game": created["game"],
+                           "status": "finished" if kinds.of_type(entries, kinds.FINISHED)
+                           else "seating"})
+    if not events:
+        raise Problem(404, "no-such-player", f"no event has a player {handle!r}")
+    found = rated(results).get(handle, {"ratings": {}, "history": []})
+    games = [{"event": e, "game": r["game"], "title": title, "round": r["round"],
+              "status": r["status"], "rank": r["ranks"][r["players"].index(handle)],
+              "of": len(r["players"]), "ended_at": r["ended_at"]}
+             for e, title, r in results if handle in r["players"]]
+    return {"handle": handle, "events": events, "games": games, **found}

@@ -60,6 +60,6 @@ class Events:
     def seed(self, event_id: str) -> str:
         return self.redis.hget(keys.event(event_id).secret, "seed").decode()
 
-    def ids(self, limit: int = 100) -> list[str]:
-        """The newest events, newest first."""
-        return [e.decode() for e in self.redis.zrevrange(keys.EVENTS, 0, limit - 1)]
+    def ids(self) -> list[str]:
+        """Every event, oldest first."""
+        return [e.decode() for e in self.redis.zrange(keys.EVENTS, 0, -1)]

@@ -7,7 +7,7 @@
 - `result-recorded`: a game of the event ended: `round`, `table`, `game`, `status`
   (`finished` or `abandoned`), `players` in seat order, their `totals` and `ranks` as the
   game's final score gives them, `final` (`seq` and `hash` of the game's last entry) and
-  `head` (the server's signed receipt for that entry);
+  `head` (the server's signed receipt for that entry), `ended_at` (that entry's time);
 - `player-withdrawn`: `player`, seated no more from the round after `after_round`;
 - `event-finished`: the `seed`, revealed once every round is seated and every result is in.
 """
@@ -48,8 +48,9 @@ def seated(round_: int, tables: Sequence[Mapping[str, Any]], byes: Sequence[str]
 
 
 def result(round_: int, table: int, game: str, score: Mapping[str, Any], status: str,
-           final: tuple[int, str], head: Mapping[str, Any]) -> dict[str, Any]:
-    """A game's result from its final score breakdown (docs/api.md, Score breakdowns)."""
+           final: tuple[int, str], head: Mapping[str, Any], ended_at: str) -> dict[str, Any]:
+    """A game's result from its final score breakdown (docs/api.md, Score breakdowns);
+    `ended_at` the time of its last entry, which orders the games a rating follows."""
     players = sorted(score["players"], key=lambda p: p["seat"])
     return {
         "type": RESULT, "round": round_, "table": table, "game": game, "status": status,
@@ -58,6 +59,7 @@ def result(round_: int, table: int, game: str, score: Mapping[str, Any], status:
         "ranks": [p["rank"] for p in players],
         "final": {"seq": final[0], "hash": final[1]},
         "head": dict(head),
+        "ended_at": ended_at,
     }
 
 

@@ -13,6 +13,7 @@ from collections import defaultdict
 from itertools import combinations
 
 import pytest
+from openskill.models import PlackettLuce
 
 from engine import signatures
 from engine.events.entries import game_seed
@@ -193,3 +194,30 @@ def test_the_export_verifies_and_a_tampered_game_is_named(played):
     assert not report["ok"]
     assert report["difference"]["game"] == game_id
     assert report["difference"]["entry"] == accepted["seq"]
+
+
+def test_a_players_rating_history_is_reproduced_from_their_games_in_order(played):
+    client, event, event_id, rounds = played
+    finished = []
+    for seated in rounds:
+        for table in seated["tables"]:
+            score = client.get(f"/v1/games/{table['id']}/score").json
+            last = client.get(f"/v1/games/{table['id']}/events?after=0&limit=5000"
+                              ).json["events"][-1]
+            names = [p["name"] for p in sorted(score["players"], key=lambda p: p["seat"])]
+            ranks = [p["rank"] for p in sorted(score["players"], key=lambda p: p["seat"])]
+            finished.append((last["at"], table["id"], names, ranks))
+    model, current, mine = PlackettLuce(), {}, []
+    handle = event["players"][0]
+    for _, game_id, names, ranks in sorted(finished):
+        teams = [[current.get(n, model.rating())] for n in names]
+        for name, (rating,) in zip(names, model.rate(teams, ranks=ranks), strict=True):
+            current[name] = rating
+            if name == handle:
+                mine.append((game_id, rating.mu, rating.sigma))
+    answer = client.get(f"/v1/players/{handle}").json
+    assert [(h["game"], h["after"]["mu"], h["after"]["sigma"]) for h in answer["history"]
+            if h["event"] == event_id] == mine
+    assert answer["ratings"][event["game"]]["ordinal"] == current[handle].ordinal()
+    assert [e["id"] for e in answer["events"]] == [event_id]
+    assert client.get("/v1/players/nobody-at-all").json["code"] == "no-such-player"

@@ -45,7 +45,7 @@ def _results(seated, winner_first=True):
     """Every table's result: seat order decides the ranks (seat 0 first)."""
     return [kinds.result(seated["round"], t["table"], t["game"], {"players": [
         {"seat": s, "name": p, "total": 10 - s, "rank": s + 1}
-        for s, p in enumerate(t["players"])]}, kinds.FINISHED_GAME, (9, "h"), {})
+        for s, p in enumerate(t["players"])]}, kinds.FINISHED_GAME, (9, "h"), {}, "")
         for t in seated["tables"]]
 
 

@@ -14,7 +14,7 @@ def _result(round_, table, game, rows, status=kinds.FINISHED_GAME):
     return kinds.result(round_, table, game, {"players": [
         {"seat": s, "name": name, "total": total, "rank": rank}
         for s, (name, total, rank) in enumerate(rows)]}, status, (40, f"hash-{game}"),
-        {"game": game, "seq": 40})
+        {"game": game, "seq": 40}, f"2026-12-0{round_}T20:00:00.000Z")
 
 
 def _event(game="coloretto", points=(6, 4, 2, 0), players=("ann", "bob", "cid", "dan", "eve")):
