@@ -62,20 +62,23 @@ def standings(entries: Sequence[Mapping[str, Any]], after_round: int | None = No
     for rows in played.values():
         rows.sort(key=lambda row: row["round"])
     points = {p: sum(row["points"] for row in played[p]) for p in players}
-    opponents = {p: _opponents(p, results, points) for p in players}
-    own = {p: _own(p, results, lowest_wins) for p in players}
+    finished = _finished_by_player(results)
+    opponents = {p: _opponents(p, finished[p], points) for p in players}
+    own = {p: _own(finished[p], lowest_wins) for p in players}
     level = {p: (points[p], _value(opponents[p]), _value(own[p])) for p in players}
-    tied = {p: _won_against_tied(p, results, [q for q in players if level[q] == level[p]])
-            for p in players}
+    level_with: dict[tuple[int, int, int], set[str]] = defaultdict(set)
+    for p in players:
+        level_with[level[p]].add(p)
+    tied = {p: _won_against_tied(p, finished[p], level_with[level[p]]) for p in players}
     key = {p: (*level[p], _value(tied[p])) for p in players}
     ordered = sorted(players, key=lambda p: (tuple(-v for v in key[p]), p))
+    rank_of = _ranks(ordered, key)
     withdrawn = {e["player"]: e["after_round"] for e in of_type(entries, WITHDRAWN)
                  if e["after_round"] <= last}
     table = []
     for p in ordered:
-        rank = 1 + sum(key[q] > key[p] for q in players)
         row = {
-            "rank": rank, "player": p, "points": points[p],
+            "rank": rank_of[p], "player": p, "points": points[p],
             "tie_breaks": [{"name": name, "value": _value(parts), "from": parts}
                            for name, parts in zip(BREAKS, (opponents[p], own[p], tied[p]),
                                                   strict=True)],
@@ -101,30 +104,44 @@ def _row(result: Mapping[str, Any], points_table: Sequence[int], name: str, tota
     }
 
 
-def _finished_with(player: str, results: Sequence[Mapping[str, Any]]):
+def _finished_by_player(results: Sequence[Mapping[str, Any]]
+                        ) -> dict[str, list[tuple[Mapping[str, Any], int]]]:
+    """Each player's finished games, as (result, the player's index at its table)."""
+    found: dict[str, list[tuple[Mapping[str, Any], int]]] = defaultdict(list)
     for result in results:
-        if result["status"] != ABANDONED_GAME and player in result["players"]:
-            yield result, result["players"].index(player)
+        if result["status"] != ABANDONED_GAME:
+            for index, player in enumerate(result["players"]):
+                found[player].append((result, index))
+    return found
 
 
-def _opponents(player: str, results: Sequence[Mapping[str, Any]], points: Mapping[str, int]
-               ) -> list[dict[str, Any]]:
+def _ranks(ordered: Sequence[str], key: Mapping[str, tuple[int, ...]]) -> dict[str, int]:
+    """Competition ranks of players in order: those of one key share the first's place."""
+    ranks: dict[str, int] = {}
+    for place, p in enumerate(ordered, start=1):
+        before = ordered[place - 2] if place > 1 else None
+        ranks[p] = ranks[before] if before is not None and key[before] == key[p] else place
+    return ranks
+
+
+def _opponents(player: str, finished: Sequence[tuple[Mapping[str, Any], int]],
+               points: Mapping[str, int]) -> list[dict[str, Any]]:
     return [{"game": r["game"], "opponent": o, "points": points[o]}
-            for r, _ in _finished_with(player, results) for o in r["players"] if o != player]
+            for r, _ in finished for o in r["players"] if o != player]
 
 
-def _own(player: str, results: Sequence[Mapping[str, Any]], lowest_wins: bool
+def _own(finished: Sequence[tuple[Mapping[str, Any], int]], lowest_wins: bool
          ) -> list[dict[str, Any]]:
     sign = -1 if lowest_wins else 1
     return [{"game": r["game"], "seq": r["final"]["seq"], "total": r["totals"][i],
              "value": sign * r["totals"][i]}
-            for r, i in _finished_with(player, results)]
+            for r, i in finished]
 
 
-def _won_against_tied(player: str, results: Sequence[Mapping[str, Any]], tied: Sequence[str]
-                      ) -> list[dict[str, Any]]:
+def _won_against_tied(player: str, finished: Sequence[tuple[Mapping[str, Any], int]],
+                      tied: set[str]) -> list[dict[str, Any]]:
     return [{"game": r["game"], "over": o, "value": 1}
-            for r, i in _finished_with(player, results)
+            for r, i in finished
             for j, o in enumerate(r["players"])
             if o != player and o in tied and r["ranks"][i] < r["ranks"][j]]
 

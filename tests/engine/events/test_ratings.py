@@ -69,7 +69,11 @@ def test_the_update_at_every_player_count_keeps_its_promises(data):
     once = rated([("ev", "hermit", _result("g", players, ranks, "2026-12-01T00:00Z"))])
     fresh = [t[0] for t in model.rate([[model.rating()] for _ in players], ranks=ranks)]
     assert [once[p]["ratings"]["hermit"]["mu"] for p in players] == [r.mu for r in fresh]
-    # From equal ratings, a better rank never ends lower.
+    # From equal ratings, a better rank never ends lower: in a ranking without ties only.
+    # With ties openskill's Plackett-Luce does not promise it (ranks 1, 1, 1, 2, 3 from equal
+    # ratings leave the second place above the three tied first: docs/events.md, Ratings).
+    if len(set(ranks)) < len(ranks):
+        return
     for a, b in zip(players, players[1:], strict=False):
         ra, rb = ranks[players.index(a)], ranks[players.index(b)]
         mu_a, mu_b = once[a]["ratings"]["hermit"]["mu"], once[b]["ratings"]["hermit"]["mu"]
