@@ -12,15 +12,13 @@ results are in the event's log). It prints figures, never fails.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import time
 
-from bench.local import diskless_redis, signing_key
+from bench.local import diskless_app
 from engine.events import entries as kinds
 from engine.events.seating import seat_round
-from service.limits import out_of_reach
 
 PLAYERS, ROUNDS, SIZE = 64, 8, 4
 
@@ -52,13 +50,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--times", type=int, default=101, help="times the standings are read")
     args = parser.parse_args()
-    with diskless_redis() as port:
-        os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-        os.environ.update(out_of_reach())
-        signing_key()
-        from service import create_app
-
-        app = create_app({"TESTING": True})
+    with diskless_app() as app:
         http = app.test_client()
         created = http.post("/v1/events", json={
             "name": "bench", "game": "coloretto", "players": [f"p{n:02d}" for n in range(PLAYERS)],

@@ -651,7 +651,9 @@ class StandingsQuery(Schema):
         "description": "the standings as they stood once this round's results were in"})
 
 
-class EventCreated(Schema):
+class _Event(Schema):
+    """What an event was created with, as its answers give it."""
+
     id = fields.String()
     name = fields.String()
     game = fields.String()
@@ -662,8 +664,11 @@ class EventCreated(Schema):
     points = fields.List(fields.Integer())
     options = fields.Dict()
     seed_commitment = fields.String()
-    organiser_token = fields.String()
     version = fields.Integer()
+
+
+class EventCreated(_Event):
+    organiser_token = fields.String()
     receipt = fields.Nested(Receipt)
 
 
@@ -685,24 +690,13 @@ class RoundSeated(Schema):
     receipt = fields.Nested(Receipt)
 
 
-class EventSummary(Schema):
-    id = fields.String()
-    name = fields.String()
-    game = fields.String()
-    players = fields.List(fields.String())
-    rounds = fields.Integer()
-    format = fields.String()
-    table_size = fields.Integer()
-    points = fields.List(fields.Integer())
-    options = fields.Dict()
+class EventSummary(_Event):
     status = fields.String(metadata={"description": "seating or finished"})
     seated = fields.List(fields.Dict(), metadata={
         "description": "each round seated: `round`, `tables` (`table`, `game`, `players`,"
                        " `status`, `result`) and `byes`"})
     withdrawn = fields.List(fields.Dict())
-    seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
-    version = fields.Integer()
     head = fields.Nested(Receipt)
 
 
