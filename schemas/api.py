@@ -763,3 +763,21 @@ class PlayerRatings(Schema):
     history = fields.List(fields.Dict(), metadata={
         "description": "each change: `title`, `event`, `round`, `game`, `rank`, `of`, `before`"
                        " and `after` (mu, sigma, ordinal), `seq`, `hash`, `head`, `ended_at`"})
+
+
+class EventLogQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=HIGHEST_SEQ),
+                           metadata={"description": "the entries after this seq"})
+
+
+class EventLog(Schema):
+    entries = fields.List(fields.Dict())
+    next = fields.Integer(metadata={"description": "the `after` of the entries still to come"})
+
+
+class EventImported(Schema):
+    id = fields.String()
+    version = fields.Integer()
+    hash = fields.String()
+    games = fields.Integer()
+    imported = fields.Boolean()

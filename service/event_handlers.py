@@ -10,6 +10,7 @@ result in, the seed is revealed (`event-finished`).
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -21,7 +22,7 @@ from engine.events.seating import seat_round
 from engine.events.standings import standings
 from engine.game import BadPlayerCount, BadSetup
 from engine.games import GAMES
-from service import handlers
+from service import handlers, imports
 from service.auth import bearer, seen
 from service.problems import Problem
 from service.signing import Keyring
@@ -29,6 +30,8 @@ from store import Store
 from store.events import ORGANISER
 from store.log import Outcome, now
 
+# What `handlers.new_id` hands out: braces would break the hash tag.
+_EVENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # Tries of catching results up while other requests append to the event meanwhile.
 _TRIES = 20
 
@@ -245,7 +248,7 @@ def export(store: Store, signer: Keyring, event_id: str) -> dict[str, Any]:
             "games": games, "standings": standings(entries)}
 
 
-def verify(document: dict[str, Any], keys: list[dict[str, Any]]) -> dict[str, Any]:
+def verify(document: dict[str, Any], keys: list[dict[str, Any]] | None) -> dict[str, Any]:
     try:
         return verify_event(document, keys)
     except MalformedExport as bad:
@@ -274,3 +277,38 @@ def player(store: Store, signer: Keyring, handle: str) -> dict[str, Any]:
               "of": len(r["players"]), "ended_at": r["ended_at"]}
              for e, title, r in results if handle in r["players"]]
     return {"handle": handle, "events": events, "games": games, **found}
+
+
+def import_event(store: Store, event_id: str, document: dict[str, Any]
+                 ) -> tuple[int, dict[str, Any]]:
+    """Store an ended event exported from another server, its games first (each imported as
+    `PUT /v1/games/{id}/replay` imports one), once the whole export verifies; 201, or 200
+    when it is here already."""
+    if not _EVENT_ID.fullmatch(event_id):
+        raise Problem(400, "bad-event-id", "an event id is 1 to 64 letters, digits, '-' or '_'")
+    if document.get("id") != event_id:
+        raise Problem(400, "id-mismatch", f"this is the export of event {document.get('id')!r},"
+                      f" not {event_id!r}")
+    report = verify(document, None)  # the other server's keys are not known here
+    entries = document["entries"]
+    revealed = kinds.of_type(entries, kinds.FINISHED)
+    if not revealed:
+        raise Problem(422, "event-not-finished", "only an ended event is imported: its log must"
+                      " end with event-finished, which reveals its seed")
+    if not report["ok"]:
+        raise Problem(422, "event-not-verified", "the export does not verify; nothing was"
+                      " imported", difference=report["difference"])
+    head = store.events.head(event_id)
+    ours = (entries[-1]["seq"], entries[-1]["hash"])
+    if head is not None and head != ours:
+        raise Problem(409, "event-exists", f"event {event_id} is another event here")
+    for game_id, replay in sorted(document["games"].items()):
+        imports.import_game(store, game_id, replay)
+    written = head is None and store.events.load(event_id, entries, revealed[-1]["seed"])
+    return (201 if written else 200), {"id": event_id, "version": ours[0], "hash": ours[1],
+                                       "games": len(document["games"]), "imported": written}
+
+
+def log_of(store: Store, signer: Keyring, event_id: str, after: int) -> list[dict[str, Any]]:
+    """The event's log entries after `after`, every ended game's result recorded first."""
+    return [e for e in current(store, signer, event_id) if e["seq"] > after]

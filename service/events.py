@@ -10,7 +10,7 @@ from schemas import api
 from service import event_handlers, streams, uploads
 from service.headers import NO_STORE
 from service.problems import PROBLEM_JSON
-from service.web import TOKEN, Blueprint, answer, keyring, store
+from service.web import TOKEN, Blueprint, answer, by_operator, keyring, store
 
 bp = Blueprint("events", __name__, url_prefix="/v1/events", description=__doc__)
 
@@ -100,3 +100,38 @@ def verify(document: dict):
     revealed seed, the standings recomputed; the first thing that differs is named (400
     `malformed-export` for a document that is not one)."""
     return answer(event_handlers.verify(document, keyring().published))
+
+
+@bp.get("/<event_id>/log")
+@bp.arguments(api.EventLogQuery, location="query")
+@bp.response(200, api.EventLog)
+@bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
+@bp.alt_response(404, HTTPStatus.NOT_FOUND.name)
+def log(query: dict, event_id: str):
+    """The event's own log, hash-chained like a game's: the entries after `after` (one a line
+    with `Accept: application/x-ndjson`)."""
+    found = event_handlers.log_of(store(), keyring(), event_id, query["after"])
+    if request.accept_mimetypes.best == streams.NDJSON:
+        return streams.LINES.response([streams.LINES.piece(streams.batch_of(found))])
+    return answer({"entries": found, "next": found[-1]["seq"] if found else query["after"]})
+
+
+@bp.put("/<event_id>/export")
+@by_operator
+@bp.arguments(api.EventDocument, largest=api.LARGEST_REPLAY)
+@bp.response(201, api.EventImported)
+@bp.alt_response(200, schema=api.EventImported, description="already here: nothing written",
+                 success=True)
+@bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+    "the id holds another event (`event-exists`), or a game is another here (`game-exists`,"
+    " `game-copied`)"))
+@bp.alt_response(422, schema=api.Problem, content_type=PROBLEM_JSON, description=(
+    "the event has not ended (`event-not-finished`) or its export does not verify"
+    " (`event-not-verified`, with the first `difference`)"))
+def import_event(document: dict, event_id: str):
+    """Import an ended event exported from another server (the operator's token): verified
+    whole, its games imported as `PUT /v1/games/{id}/replay` imports one, its log stored with
+    its entries and hashes unchanged."""
+    status, imported = event_handlers.import_event(store(), event_id, document)
+    return answer(imported, status, {"Location": f"/v1/events/{event_id}"} if status == 201
+                  else None)

@@ -15,12 +15,14 @@ from itertools import combinations
 import pytest
 from openskill.models import PlackettLuce
 
+from bench.local import diskless_redis
 from engine import signatures
 from engine.events.entries import game_seed
 from engine.events.seating import seat_round
 from engine.games import GAMES
 from engine.log import SUBMITTED, seed_commitment
 from engine.playout import play
+from service import create_app
 from tests.api import bearer
 
 COLORETTO = {"name": "club cup", "game": "coloretto", "players": [f"c{n:02d}" for n in range(12)],
@@ -221,3 +223,28 @@ def test_a_players_rating_history_is_reproduced_from_their_games_in_order(played
     assert answer["ratings"][event["game"]]["ordinal"] == current[handle].ordinal()
     assert [e["id"] for e in answer["events"]] == [event_id]
     assert client.get("/v1/players/nobody-at-all").json["code"] == "no-such-player"
+
+
+def test_an_ended_event_moves_to_another_server_whole(played, app):
+    client, event, event_id, _ = played
+    document = client.get(f"/v1/events/{event_id}/export").json
+    operator = bearer("the-operator")
+    with diskless_redis() as port:
+        other = create_app({"TESTING": True, "REDIS_URL": f"redis://127.0.0.1:{port}/0",
+                            "IMPORT_TOKEN": "the-operator"}).test_client()
+        url = f"/v1/events/{event_id}/export"
+        assert other.put(url, json=document).json["code"] == "token-required"
+        wrong = copy.deepcopy(document)
+        wrong["entries"][1]["round"] = 2
+        refused = other.put(url, json=wrong, headers=operator)
+        assert refused.status_code == 422 and refused.json["code"] == "event-not-verified"
+        assert other.get(f"/v1/events/{event_id}").json["code"] == "event-not-found"
+        imported = other.put(url, json=document, headers=operator)
+        assert imported.status_code == 201, imported.json
+        assert imported.json["games"] == len(document["games"])
+        assert other.put(url, json=document, headers=operator).status_code == 200
+        assert other.get(f"/v1/events/{event_id}/standings").json["standings"] == \
+            document["standings"]
+        log = other.get(f"/v1/events/{event_id}/log?after=1").json
+        assert log["entries"] == document["entries"][1:]
+        assert log["next"] == document["entries"][-1]["seq"]
