@@ -262,6 +262,8 @@ def player(store: Store, signer: Keyring, handle: str) -> dict[str, Any]:
     from the events' logs on each request."""
     results, events = [], []
     for event_id in store.events.ids():
+        if store.events.head(event_id) is None:
+            continue  # listed, but its creation failed before its log was written
         entries = current(store, signer, event_id)
         created = entries[0]
         results += [(event_id, created["game"], r) for r in kinds.of_type(entries, kinds.RESULT)]

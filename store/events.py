@@ -28,12 +28,12 @@ class Events:
         """Write a new event whose log is its `event-created` entry; the entry, chained."""
         entry = chain(GENESIS, [{**created, "seq": 1}])[0]
         k = keys.event(event_id)
+        self._list(event_id)
         pipe = self.redis.pipeline(transaction=True)
         pipe.xadd(k.log, {"e": orjson.dumps(entry)}, id="1-0")
         pipe.hset(k.meta, mapping={"version": 1, "hash": entry["hash"]})
         pipe.hset(k.secret, mapping={"seed": seed})
         pipe.hset(k.auth, mapping={token_digest(token): ORGANISER})
-        pipe.zadd(keys.EVENTS, {event_id: time.time()})
         pipe.execute()
         return entry
 
@@ -44,15 +44,20 @@ class Events:
         k = keys.event(event_id)
         if self.redis.exists(k.meta):
             return False
+        self._list(event_id)
         pipe = self.redis.pipeline(transaction=True)
         for entry in entries:
             pipe.xadd(k.log, {"e": orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)},
                       id=f"{entry['seq']}-0")
         pipe.hset(k.meta, mapping={"version": entries[-1]["seq"], "hash": entries[-1]["hash"]})
         pipe.hset(k.secret, mapping={"seed": seed})
-        pipe.zadd(keys.EVENTS, {event_id: time.time()})
         pipe.execute()
         return True
+
+    def _list(self, event_id: str) -> None:
+        """Listed first, apart from the event's own keys (another hash tag: on a Redis Cluster
+        no transaction spans both); a listing skips an id whose event is not there."""
+        self.redis.zadd(keys.EVENTS, {event_id: time.time()}, nx=True)
 
     def append(self, event_id: str, bodies: Sequence[dict[str, Any]], expected_version: int
                ) -> Appended:
@@ -78,5 +83,6 @@ class Events:
         return self.redis.hget(keys.event(event_id).secret, "seed").decode()
 
     def ids(self) -> list[str]:
-        """Every event, oldest first."""
+        """Every event listed, oldest first (one whose creation failed after its listing has
+        no log: `Log.entries` finds none)."""
         return [e.decode() for e in self.redis.zrange(keys.EVENTS, 0, -1)]
