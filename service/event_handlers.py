@@ -213,6 +213,8 @@ def withdraw(store: Store, signer: Keyring, event_id: str, player: str) -> dict[
     entries = current(store, signer, event_id)
     if player not in entries[0]["players"]:
         raise Problem(404, "no-such-player", f"{player!r} does not play in this event")
+    if kinds.of_type(entries, kinds.FINISHED):
+        raise Problem(409, "event-complete", "the event has ended: nobody withdraws from it")
     if player in kinds.withdrawn_players(entries):
         raise Problem(409, "player-withdrawn", f"{player} withdrew already")
     after = kinds.rounds_seated(entries)

@@ -50,3 +50,24 @@ def test_only_the_organiser_seats_and_a_withdrawn_player_sits_no_more(client):
     shown = client.get(url).json
     assert shown["withdrawn"] == [{"player": "cid", "after_round": 0}]
     assert client.get("/v1/events/nothing-here").json["code"] == "event-not-found"
+
+
+def test_nobody_withdraws_from_an_event_that_ended(app, client):
+    """An event of one round whose one game was abandoned by its table: its result scores
+    nothing, the seed is revealed, and the event takes no more withdrawals or rounds."""
+    created = client.post("/v1/events", json={**EVENT, "players": ["ann", "bob", "cid"],
+                                              "rounds": 1}).json
+    url, organiser = f"/v1/events/{created['id']}", bearer(created["organiser_token"])
+    (table,) = client.post(f"{url}/rounds", headers=organiser).json["tables"]
+    abandoned = client.post(f"/v1/games/{table['id']}/moves?wait=10",
+                            json={"move": {"type": "abandon", "reason": "the pub closed"}},
+                            headers=bearer(table["table_token"]))
+    assert abandoned.status_code == 201, abandoned.json
+    shown = client.get(url).json
+    assert shown["status"] == "finished" and shown["seed"] is not None
+    assert shown["seated"][0]["tables"][0]["status"] == "abandoned"
+    assert {row["points"] for row in client.get(f"{url}/standings").json["standings"]} == {0}
+    late = client.post(f"{url}/withdrawals", json={"player": "ann"}, headers=organiser)
+    assert late.status_code == 409 and late.json["code"] == "event-complete"
+    again = client.post(f"{url}/rounds", headers=organiser)
+    assert again.status_code == 409 and again.json["code"] == "event-complete"
