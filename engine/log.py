@@ -156,11 +156,13 @@ def created(
     decks: Sequence[Sequence[str]],
     public_keys: Mapping[str, str] | None = None,
     recorded: bool = False,
+    handles: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The body of a new game's first entry, under the game's current rules; `public_keys`
     the seats' keys given at creation (none: the field is left out, as before keys). A
     recorded game (`engine.recorded`) has no seed, so no commitments: it says `"deal":
-    "recorded"` instead."""
+    "recorded"` instead. `handles`, by seat, the players' stable handles of a rated game
+    (`engine.events.ratings`; none: left out)."""
     body = {
         "type": CREATED,
         "game": game.name,
@@ -174,6 +176,8 @@ def created(
         body.update(seed_commitment=seed_commitment(seed), decks_commitment=decks_commitment(decks))
     if public_keys:
         body["public_keys"] = dict(public_keys)
+    if handles:
+        body["handles"] = list(handles)
     return body
 
 

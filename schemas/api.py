@@ -121,6 +121,10 @@ class CreateGame(Strict):
         keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")), values=_public_key(),
         validate=validate.Length(max=MOST_PLAYERS),
         metadata={"description": "seats' Ed25519 public keys, by seat: their moves are signed"})
+    handles = Bounded(fields.String(validate=validate.Length(min=1, max=LONGEST_NAME)),
+                      MOST_PLAYERS, metadata={
+                          "description": "the players' stable handles, one a seat: the game"
+                                         " is rated for them (GET /v1/players/{handle})"})
 
 
 class Submission(Strict):

@@ -107,20 +107,23 @@ def current(store: Store, signer: Keyring, event_id: str) -> list[dict[str, Any]
 def _results(store: Store, signer: Keyring, entries: list[dict[str, Any]]
              ) -> list[dict[str, Any]]:
     """The `result-recorded` entries of the games that ended and are not recorded yet."""
-    found = []
-    for game in kinds.games_of(entries):
-        if game["result"] is not None:
-            continue
-        game_id = game["game"]
-        head = store.log.head(game_id)
-        last = store.log.entries(game_id, after=head[0] - 1) if head else []
-        if not last or last[-1]["type"] != log.FINISHED:
-            continue  # still in progress: its last entry is not game-finished yet
-        status = store.projections.position(game_id).status
-        score = handlers.final_score(store, seen(store, game_id, ""))
-        found.append(kinds.result(game["round"], game["table"], game_id, score, str(status),
-                                  head, signer.receipt(game_id, *head), last[-1]["at"]))
-    return found
+    found = [_ended(store, signer, g["game"], g["round"], g["table"])
+             for g in kinds.games_of(entries) if g["result"] is None]
+    return [result for result in found if result is not None]
+
+
+def _ended(store: Store, signer: Keyring, game_id: str, round_: int, table: int
+           ) -> dict[str, Any] | None:
+    """A game's result once its log ends with `game-finished` (None before): its final
+    score's totals and ranks, citing that entry and the server's signed head."""
+    head = store.log.head(game_id)
+    last = store.log.entries(game_id, after=head[0] - 1) if head else []
+    if not last or last[-1]["type"] != log.FINISHED:
+        return None
+    status = store.projections.position(game_id).status
+    score = handlers.final_score(store, seen(store, game_id, ""))
+    return kinds.result(round_, table, game_id, score, str(status), head,
+                        signer.receipt(game_id, *head), last[-1]["at"])
 
 
 def show(store: Store, signer: Keyring, event_id: str) -> dict[str, Any]:
@@ -260,8 +263,8 @@ def verify(document: dict[str, Any], keys: list[dict[str, Any]] | None) -> dict[
 
 def player(store: Store, signer: Keyring, handle: str) -> dict[str, Any]:
     """A handle's events, games and ratings per title with their history: every event's
-    results, rated in the order their games ended (`engine.events.ratings`). Recomputed
-    from the events' logs on each request."""
+    results and every rated game's, rated in the order the games ended
+    (`engine.events.ratings`). Recomputed from the logs on each request."""
     results, events = [], []
     for event_id in store.events.ids():
         if store.events.head(event_id) is None:
@@ -273,8 +276,9 @@ def player(store: Store, signer: Keyring, handle: str) -> dict[str, Any]:
             events.append({"id": event_id, "name": created["name"], "game": created["game"],
                            "status": "finished" if kinds.of_type(entries, kinds.FINISHED)
                            else "seating"})
-    if not events:
-        raise Problem(404, "no-such-player", f"no event has a player {handle!r}")
+    results += _casual(store, signer)
+    if not events and not any(handle in r["players"] for _, _, r in results):
+        raise Problem(404, "no-such-player", f"no event or rated game has a player {handle!r}")
     found = rated(results).get(handle, {"ratings": {}, "history": []})
     games = [{"event": e, "game": r["game"], "title": title, "round": r["round"],
               "status": r["status"], "rank": r["ranks"][r["players"].index(handle)],
@@ -316,3 +320,14 @@ def import_event(store: Store, event_id: str, document: dict[str, Any]
 def log_of(store: Store, signer: Keyring, event_id: str, after: int) -> list[dict[str, Any]]:
     """The event's log entries after `after`, every ended game's result recorded first."""
     return [e for e in current(store, signer, event_id) if e["seq"] > after]
+
+
+def _casual(store: Store, signer: Keyring) -> list[tuple[None, str, dict[str, Any]]]:
+    """Every rated game outside events that ended, as a result naming its seats' handles."""
+    found = []
+    for game_id in store.games.rated_ids():
+        created = store.log.entries(game_id, upto=1)[0]
+        result = _ended(store, signer, game_id, 0, 0)
+        if result is not None:
+            found.append((None, created["game"], {**result, "players": created["handles"]}))
+    return found

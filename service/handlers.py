@@ -62,8 +62,9 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
     game_id = new_id()
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
-    created = {**log.created(game, players, options, seed, decks, public_keys, recorded),
-               "at": at}
+    handles = _handles(body.get("handles"), players)
+    created = {**log.created(game, players, options, seed, decks, public_keys, recorded,
+                             handles), "at": at}
     entry = store.games.create(
         game_id,
         created,
@@ -71,6 +72,8 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
         {**tokens, table_token: TABLE},
         Projection.of(game, state, 0),
     )
+    if handles:
+        store.games.rated(game_id)
     replicated(store, game_id)
     return {
         "id": game_id,
@@ -87,6 +90,16 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
         "version": 1,
         "receipt": signer.receipt(game_id, 1, entry["hash"]),
     }
+
+
+def _handles(given: list[str] | None, players: list[str]) -> list[str] | None:
+    """A rated game's handles, one a seat and each once (docs/events.md, Ratings)."""
+    if given is None:
+        return None
+    if len(given) != len(players) or len(set(given)) != len(given):
+        raise Problem(400, "bad-handles", f"a rated game names one handle a seat, each once:"
+                      f" {len(players)} distinct handles, not {given!r}")
+    return list(given)
 
 
 def _recorded(game: Game, body: dict[str, Any]) -> bool:

@@ -104,6 +104,14 @@ class Games:
         pipe.execute()
         return entry
 
+    def rated(self, game_id: str) -> None:
+        """List a game whose seats' handles are rated (`keys.RATED`)."""
+        self.redis.zadd(keys.RATED, {game_id: time.time()})
+
+    def rated_ids(self) -> list[str]:
+        """Every rated game, oldest first."""
+        return [g.decode() for g in self.redis.zrange(keys.RATED, 0, -1)]
+
     def load(
         self,
         game_id: str,

@@ -27,7 +27,8 @@ that the append of a move can take it.
 An event (`store.events`) keeps a game's layout under the hash tag `{ev:<id>}` (no game id
 holds a colon): its `log`, `meta` (version and hash alone, so no game route reads it as a
 game), `secret` (its seed) and `auth` (sha256(organiser token) -> "organiser"); `tl:events`
-lists the events by creation.
+lists the events by creation, and `tl:games:rated` the games created with their seats'
+handles (rated: `engine.events.ratings`).
 Global keys: `tl:games` (sorted set of ids by creation: an imported game's is the `at` of its
 `game-created` entry), the same per title
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
@@ -61,6 +62,7 @@ from dataclasses import dataclass
 
 GAMES = "tl:games"
 EVENTS = "tl:events"
+RATED = "tl:games:rated"
 FINISHED = "tl:games:finished"
 ENDED = "tl:games:ended"
 BY_CREATION = "tl:games:by-creation"

@@ -1,12 +1,13 @@
 """Players' ratings per title: openskill's Plackett-Luce model (Weng-Lin), over every
-finished game of every event, in the order the games ended.
+finished game of every event and every rated game outside events, in the order the games ended.
 
 A player is known by their handle: the name they play under at an event, the same from one
-event to the next. Each title keeps its own rating: a handle starts at the model's default
-(mu 25, sigma 25/3) and each finished game (an abandoned one is not rated) moves every player
-at its table at once, by the ranks the game gave them (ties shared). The rating shown is the
-conservative `ordinal` (mu - 3 sigma). Every change cites its game, its event and round, and
-the game's last entry and signed head, as the standings do.
+event to the next, or the handle a seat of a rated game outside events was created with. Each
+title keeps its own rating: a handle starts at the model's default (mu 25, sigma 25/3) and
+each finished game (an abandoned one is not rated) moves every player at its table at once, by
+the ranks the game gave them (ties shared). The rating shown is the conservative `ordinal` (mu
+- 3 sigma). Every change cites its game, its event and round, and the game's last entry and
+signed head, as the standings do.
 """
 
 from __future__ import annotations
@@ -27,9 +28,11 @@ def rating_json(mu: float, sigma: float) -> dict[str, float]:
     return {"mu": mu, "sigma": sigma, "ordinal": rating.ordinal()}
 
 
-def rated(games: Iterable[tuple[str, str, Mapping[str, Any]]]) -> dict[str, dict[str, Any]]:
-    """Every handle's ratings per title and their history, from `games`: (event id, title,
-    `result-recorded` entry), rated in the order the games ended (ties by game id)."""
+def rated(games: Iterable[tuple[str | None, str, Mapping[str, Any]]]
+          ) -> dict[str, dict[str, Any]]:
+    """Every handle's ratings per title and their history, from `games`: (event id, or None
+    for a rated game outside events, title, `result-recorded` entry whose `players` are the
+    handles), rated in the order the games ended (ties by game id)."""
     current: dict[tuple[str, str], tuple[float, float]] = {}
     history: dict[str, list[dict[str, Any]]] = defaultdict(list)
     ordered = sorted(games, key=lambda g: (g[2]["ended_at"], g[2]["game"]))
