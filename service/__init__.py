@@ -110,6 +110,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.logger.warning(warning)
     app.before_request(web.refuse_large_bodies)
     limits.register(app)
+    app.url_map.converters["event"] = events.EventId
     openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp, events.bp,
                      players.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.

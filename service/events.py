@@ -5,6 +5,7 @@ from http import HTTPStatus
 
 import orjson
 from flask import request
+from werkzeug.routing import BaseConverter
 
 from schemas import api
 from service import event_handlers, streams, uploads
@@ -13,6 +14,13 @@ from service.problems import PROBLEM_JSON
 from service.web import TOKEN, Blueprint, answer, by_operator, keyring, store
 
 bp = Blueprint("events", __name__, url_prefix="/v1/events", description=__doc__)
+
+
+class EventId(BaseConverter):
+    """An event's id in a path: anything but `verify`, the route that verifies an upload, so
+    that `/v1/events/verify` is that route alone (its `Allow` names POST only)."""
+
+    regex = r"(?!verify$)[^/]+"
 
 _ORGANISER = {"security": [{TOKEN: []}], "responses": {
     "401": HTTPStatus.UNAUTHORIZED.name, "404": HTTPStatus.NOT_FOUND.name}}
@@ -32,7 +40,7 @@ def create(body: dict):
     return answer(created, 201, {"Location": f"/v1/events/{created['id']}", **NO_STORE})
 
 
-@bp.get("/<event_id>")
+@bp.get("/<event:event_id>")
 @bp.response(200, api.EventSummary)
 @bp.alt_response(404, HTTPStatus.NOT_FOUND.name)
 def show(event_id: str):
@@ -40,7 +48,7 @@ def show(event_id: str):
     return answer(event_handlers.show(store(), keyring(), event_id))
 
 
-@bp.post("/<event_id>/rounds")
+@bp.post("/<event:event_id>/rounds")
 @bp.doc(**_ORGANISER)
 @bp.response(201, api.RoundSeated)
 @bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON, description=(
@@ -54,7 +62,7 @@ def seat(event_id: str):
     return answer(event_handlers.seat_next_round(store(), keyring(), event_id), 201, NO_STORE)
 
 
-@bp.post("/<event_id>/withdrawals")
+@bp.post("/<event:event_id>/withdrawals")
 @bp.doc(**_ORGANISER)
 @bp.arguments(api.Withdrawal)
 @bp.response(201, api.PlayerWithdrawn)
@@ -66,7 +74,7 @@ def withdraw(body: dict, event_id: str):
     return answer(event_handlers.withdraw(store(), keyring(), event_id, body["player"]), 201)
 
 
-@bp.get("/<event_id>/standings")
+@bp.get("/<event:event_id>/standings")
 @bp.arguments(api.StandingsQuery, location="query")
 @bp.response(200, api.Standings)
 @bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
@@ -81,7 +89,7 @@ def standings(query: dict, event_id: str):
     return answer(ranked)
 
 
-@bp.get("/<event_id>/export")
+@bp.get("/<event:event_id>/export")
 @bp.response(200, api.EventExport)
 @bp.alt_response(404, HTTPStatus.NOT_FOUND.name)
 def export(event_id: str):
@@ -102,7 +110,7 @@ def verify(document: dict):
     return answer(event_handlers.verify(document, keyring().published))
 
 
-@bp.get("/<event_id>/log")
+@bp.get("/<event:event_id>/log")
 @bp.arguments(api.EventLogQuery, location="query")
 @bp.response(200, api.EventLog)
 @bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
@@ -116,7 +124,7 @@ def log(query: dict, event_id: str):
     return answer({"entries": found, "next": found[-1]["seq"] if found else query["after"]})
 
 
-@bp.put("/<event_id>/export")
+@bp.put("/<event:event_id>/export")
 @by_operator
 @bp.arguments(api.EventDocument, largest=api.LARGEST_REPLAY)
 @bp.response(201, api.EventImported)
