@@ -7,9 +7,10 @@ differs:
 
 1. the event's hash chain, and with the server's keys its `head`;
 2. every game of every round, in order: its replay is there, is one of the seated players in
-   seat order with the seed commitment the seating gave it, and re-judges clean
-   (`engine.audit.verify_replay`, the game's own head checked with the keys); its recorded
-   result is the replay's final score, ended at the entry and hash it cites;
+   seat order (in the document and its `game-created` entry) with the seed commitment the
+   seating gave it, and re-judges clean (`engine.audit.verify_replay`, the game's own head
+   checked with the keys); its recorded result is the replay's final score (its players,
+   totals and ranks), ended at the entry and hash it cites;
 3. once the seed is revealed (`event-finished`): the seed matches its commitment, and every
    round seats again exactly as it was seated (`engine.events.seating`), each game's seed
    commitment that of the seed drawn for it;
@@ -87,7 +88,9 @@ def _games(document: Mapping[str, Any], entries: list[Any],
         if not isinstance(replay, Mapping):
             return _differs("game-missing", "the export holds no replay of this game",
                             game=game_id)
+        entries = replay.get("entries") or [{}]
         if list(replay.get("players") or ()) != game["players"] or \
+                entries[0].get("players") != game["players"] or \
                 replay.get("seed_commitment") != seated[game_id]["seed_commitment"]:
             return _differs("game-seating", "the replay's players or seed commitment are not"
                             " those its round seated", game=game_id)
@@ -113,6 +116,8 @@ def _result(result: Mapping[str, Any], replay: Mapping[str, Any]) -> str | None:
     if (replay.get("status") or kinds.FINISHED_GAME) != result["status"]:
         return f"the game is {replay.get('status')}, the result says {result['status']}"
     players = sorted(replay["score"]["players"], key=lambda p: p["seat"])
+    if [p.get("name") for p in players] != result["players"]:
+        return "the result's players are not the game's seats"
     if [p["total"] for p in players] != result["totals"]:
         return "the result's totals are not the game's final score"
     if [p["rank"] for p in players] != result["ranks"]:
