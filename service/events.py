@@ -1,10 +1,12 @@
 """Events (tournaments): create one, seat its rounds, withdraw players, its standings, its
 export, and verifying an uploaded export (docs/events.md)."""
 
+from collections.abc import Callable
 from http import HTTPStatus
+from typing import Any
 
 import orjson
-from flask import request
+from flask import Response, request
 from werkzeug.routing import BaseConverter
 
 from schemas import api
@@ -74,19 +76,32 @@ def withdraw(body: dict, event_id: str):
     return answer(event_handlers.withdraw(store(), keyring(), event_id, body["player"]), 201)
 
 
+def _json_or_lines(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Put right under the route of a list: documents its answer one item a line, and its
+    404 for an event not there."""
+    lines = bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON,
+                            success=True)
+    return lines(bp.alt_response(404, HTTPStatus.NOT_FOUND.name)(view))
+
+
+def _answered(body: dict[str, Any], items: list[dict[str, Any]], number: str) -> Response:
+    """`body`, or its `items` one a line (each numbered by its field `number`) when the caller
+    accepts NDJSON first."""
+    if request.accept_mimetypes.best == streams.NDJSON:
+        numbered = [(item[number], orjson.dumps(item)) for item in items]
+        return streams.LINES.response([streams.LINES.piece(numbered)])
+    return answer(body)
+
+
 @bp.get("/<event:event_id>/standings")
+@_json_or_lines
 @bp.arguments(api.StandingsQuery, location="query")
 @bp.response(200, api.Standings)
-@bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
-@bp.alt_response(404, HTTPStatus.NOT_FOUND.name)
 def standings(query: dict, event_id: str):
     """The standings, each number citing the game it came from; `after_round` as they stood
     then; one row a line with `Accept: application/x-ndjson`."""
     ranked = event_handlers.ranked(store(), keyring(), event_id, query.get("after_round"))
-    if request.accept_mimetypes.best == streams.NDJSON:
-        rows = [(row["rank"], orjson.dumps(row)) for row in ranked["standings"]]
-        return streams.LINES.response([streams.LINES.piece(rows)])
-    return answer(ranked)
+    return _answered(ranked, ranked["standings"], "rank")
 
 
 @bp.get("/<event:event_id>/export")
@@ -111,17 +126,15 @@ def verify(document: dict):
 
 
 @bp.get("/<event:event_id>/log")
+@_json_or_lines
 @bp.arguments(api.EventLogQuery, location="query")
 @bp.response(200, api.EventLog)
-@bp.alt_response(200, schema=streams.NDJSON_LINES, content_type=streams.NDJSON, success=True)
-@bp.alt_response(404, HTTPStatus.NOT_FOUND.name)
 def log(query: dict, event_id: str):
     """The event's own log, hash-chained like a game's: the entries after `after` (one a line
     with `Accept: application/x-ndjson`)."""
     found = event_handlers.log_of(store(), keyring(), event_id, query["after"])
-    if request.accept_mimetypes.best == streams.NDJSON:
-        return streams.LINES.response([streams.LINES.piece(streams.batch_of(found))])
-    return answer({"entries": found, "next": found[-1]["seq"] if found else query["after"]})
+    following = found[-1]["seq"] if found else query["after"]
+    return _answered({"entries": found, "next": following}, found, "seq")
 
 
 @bp.put("/<event:event_id>/export")
