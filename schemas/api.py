@@ -66,8 +66,6 @@ FOLLOWED_S = 25
 # An Ed25519 public key (32 bytes) and signature (64), base64url without padding.
 PUBLIC_KEY = r"^[A-Za-z0-9_-]{43}$"
 SIGNATURE = r"^[A-Za-z0-9_-]{86}$"
-# A player handle: stable across games, lower case, in URLs as it is.
-HANDLE = r"^[a-z0-9][a-z0-9_.-]{1,31}$"
 
 
 class Strict(Schema):
@@ -123,12 +121,6 @@ class CreateGame(Strict):
         keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")), values=_public_key(),
         validate=validate.Length(max=MOST_PLAYERS),
         metadata={"description": "seats' Ed25519 public keys, by seat: their moves are signed"})
-    handles = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")),
-        values=fields.String(validate=validate.Regexp(HANDLE)),
-        validate=validate.Length(max=MOST_PLAYERS),
-        metadata={"description": "player handles, by seat: those seats' players are rated"
-                                 " once the game finishes (`GET /v1/players/{handle}`)"})
 
 
 class Submission(Strict):
@@ -330,8 +322,6 @@ class Created(Schema):
     seed_commitment = fields.String(allow_none=True, metadata={
         "description": "null for a recorded game, which has no seed"})
     deal = fields.String(metadata={"description": "seeded or recorded"})
-    handles = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
-        "description": "player handles by seat, for the seats rated (`GET /v1/players/{handle}`)"})
     version = fields.Integer()
     receipt = fields.Nested(Receipt)
 
@@ -348,8 +338,6 @@ class Summary(Schema):
     seed_commitment = fields.String(allow_none=True)
     seed = fields.String(allow_none=True)
     deal = fields.String(metadata={"description": "seeded or recorded"})
-    handles = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
-        "description": "player handles by seat, for the seats rated (`GET /v1/players/{handle}`)"})
     created_at = fields.String()
     # Who the caller is in this game: a seat number, "table" or "spectator".
     viewer = fields.Raw()
@@ -550,35 +538,6 @@ class Memory(Schema):
     used_of_max = fields.Float(allow_none=True, metadata={
         "description": "used / maxmemory (null without a limit): writes are refused past 1"})
     policy = fields.String(metadata={"description": "`maxmemory-policy`"})
-
-
-class Rating(Schema):
-    mu = fields.Float(required=True)
-    sigma = fields.Float(required=True)
-    display = fields.Float(required=True, metadata={"description": "mu - 3 sigma"})
-
-
-class RatingChange(Schema):
-    game = fields.String(required=True)
-    title = fields.String(required=True)
-    seq = fields.Integer(required=True, metadata={"description": "the game's final entry"})
-    seat = fields.Integer(required=True)
-    rank = fields.Integer(required=True)
-    opponents = fields.List(fields.String(), required=True)
-    before = fields.Nested(Rating, required=True)
-    after = fields.Nested(Rating, required=True)
-
-
-class TitleRating(Rating):
-    games = fields.Integer(required=True)
-
-
-class Player(Schema):
-    """A player's rating in each title they played rated games of, and its history."""
-
-    handle = fields.String(required=True)
-    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(TitleRating))
-    history = fields.List(fields.Nested(RatingChange))
 
 
 class Health(Schema):

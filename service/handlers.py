@@ -71,9 +71,8 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
     game_id = _new_id()
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
-    handles = _handles(body.get("handles") or {}, len(players))
-    created = {**log.created(game, players, options, seed, decks, public_keys, recorded,
-                             handles), "at": at}
+    created = {**log.created(game, players, options, seed, decks, public_keys, recorded),
+               "at": at}
     entry = store.games.create(
         game_id,
         created,
@@ -94,21 +93,9 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
         "table_token": table_token,
         "seed_commitment": created.get("seed_commitment"),
         "deal": RECORDED if recorded else SEEDED,
-        "handles": handles,
         "version": 1,
         "receipt": signer.receipt(game_id, 1, entry["hash"]),
     }
-
-
-def _handles(handles: dict[str, str], seats: int) -> dict[str, str]:
-    """The player handles given at creation, by seat (`engine.ratings`): each seat's at most,
-    and no handle twice."""
-    if any(int(seat) >= seats for seat in handles):
-        raise Problem(400, "bad-handles", f"a handle names a seat this game of {seats} has not")
-    if len(set(handles.values())) < len(handles):
-        raise Problem(400, "bad-handles", "one handle is given to two seats")
-    by_seat = sorted((int(seat), handle) for seat, handle in handles.items())
-    return {str(seat): handle for seat, handle in by_seat}
 
 
 def _recorded(game: Game, body: dict[str, Any]) -> bool:
@@ -183,7 +170,6 @@ def summary(store: Store, seen: Seen) -> dict[str, Any]:
         "seed_commitment": meta["seed_commitment"],
         "seed": (store.games.secret(game_id)[0] or None) if seen.finished else None,
         "deal": meta.get("deal", SEEDED),
-        "handles": meta["handles"],
         "created_at": meta["created_at"],
         "viewer": seen.caller.viewer,
     }

@@ -41,7 +41,6 @@ from store.log import (
 )
 from store.owed import OwedMarks
 from store.projections import Projections
-from store.ratings import Ratings
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Marked, Scheduler
 from store.strays import Strays
@@ -82,7 +81,6 @@ class Store:
         self.audit_places = Places(self.queues)
         self.hub = Hub(client)
         self.owed = OwedMarks(self.scheduler)
-        self.ratings = Ratings(client)
 
     @classmethod
     def connect(

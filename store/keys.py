@@ -44,12 +44,9 @@ and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses
 `tl:{sched}:alive:<worker>` (a judging worker's key, whose time to live tells when it last
 beat, even while Redis is full: `store.alive`). `tl:auditors` holds the auditing workers'
 heartbeats the same way, and `tl:{auditors}:alive:<worker>` their keys. `tl:health` is
-/healthz's probe of whether Redis takes writes. A title's rated games (`store.ratings`):
-`tl:{rated:<title>}:games` (a stream, one entry a finished game with rated seats, in the order
-their ends were recorded) and `tl:{rated:<title>}:ids` (a set: the games listed there). On
-the standalone Redis that holds RQ's queues, `tl:audits:queuing` (sorted set: a place taken
-among the audits that may wait for an auditor, by a web about to queue one, scored by when it
-lapses; `store.audits.Places`). No
+/healthz's probe of whether Redis takes writes. On the standalone Redis that holds RQ's
+queues, `tl:audits:queuing` (sorted set: a place taken among the audits that may wait for an
+auditor, by a web about to queue one, scored by when it lapses; `store.audits.Places`). No
 script or transaction spans two hash tags.
 """
 
@@ -87,16 +84,6 @@ WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
 QUEUING_AUDITS = "tl:audits:queuing"
 HEALTH = "tl:health"
-
-
-def rated(title: str) -> str:
-    """A title's rated games in the order their ends were recorded (`store.ratings`)."""
-    return f"tl:{{rated:{title}}}:games"
-
-
-def rated_ids(title: str) -> str:
-    """The ids of a title's rated games: a game is listed once."""
-    return f"tl:{{rated:{title}}}:ids"
 
 
 def alive(worker: str) -> str:
