@@ -98,9 +98,9 @@ test: $(STAMP) redis-server chromium valgrind node
 screenshots: $(STAMP) redis-server chromium
 	TABLELOG_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_layout.py
 
-# The rules alone (the engine's tests and the golden replays): no Redis, no workers.
+# The rules alone (the engine's tests, its purity and the golden replays): no Redis, no workers.
 test-engine: $(STAMP)
-	$(BIN)/python -m pytest tests/engine tests/golden
+	$(BIN)/python -m pytest tests/engine tests/golden tests/test_purity.py
 
 bench: $(STAMP) redis-server
 	$(BIN)/python -m bench.run

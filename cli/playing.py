@@ -20,6 +20,7 @@ from cli.sentences import fact, label
 from cli.session import Session, with_session
 from cli.titles import specs
 from cli.viewing import seat_option
+from engine.recorded import MISNAMED
 from engine.signatures import sign_move
 from engine.table_actions import FOR_NONE
 
@@ -93,8 +94,10 @@ def submit(session: Session, client: Client, game: str, body: dict[str, Any]) ->
     except Refused as refused:
         if "receipt" in refused.problem:
             tokens.keep_receipt(game, refused.problem["receipt"])
-        # A game that ended since it was looked at refuses the move as its rules would.
-        if refused.problem.get("verdict") != "rejected" and refused.code != "game-finished":
+        # A game that ended since it was looked at refuses the move as its rules would, and a
+        # card named that no card at the table can be is refused as a rule broken, unwritten.
+        if (refused.problem.get("verdict") != "rejected" and refused.code != "game-finished"
+                and refused.code not in MISNAMED):
             raise
         if session.as_json:
             click.echo(json.dumps(refused.problem, indent=2, ensure_ascii=False))

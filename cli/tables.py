@@ -1,14 +1,14 @@
 """The table drawn in the terminal, for every title, from the views the API serves
 (`GET /v1/games/{id}/state`): what a viewer may see and nothing else, hidden values as "?".
 
-Each title's drawing is `terminal.py` in its package (`engine/games/<title>/`), as `table.js`
-is its drawing for the pages: code of the command line's, which the engine never imports, built
-from the helpers here. A title this client does not hold is shown as its view's JSON rather
-than not at all."""
+Each title's drawing is a module of `cli/drawings/` named after it, built from the helpers here
+and found by the title's name; a title with none is drawn from its view alone (`generic`): its
+plain values on a line, a column for each value held seat by seat, and the rest as JSON."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +20,6 @@ from rich.table import Table
 from rich.text import Text
 
 from cli import table_side
-from engine.games import PACKAGES
 
 View = Mapping[str, Any]
 COLOURS = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "V": "violet", "P": "points"}
@@ -98,17 +97,51 @@ def _yours(you: Mapping[str, Any] | None) -> list[RenderableType]:
             for name, value in you.items() if value not in (None, [], {})]
 
 
-def _drawing_of(title: str) -> Callable[[View, Setting], list[RenderableType]] | None:
-    """The title's own drawing (`terminal.py` in its package), None for a title this client
-    does not hold."""
-    package = PACKAGES.get(title)
-    return None if package is None else importlib.import_module(f"{package}.terminal").draw
+Draw = Callable[[View, Setting], list[RenderableType]]
+_DRAWN_APART = ("you", "table")  # each seat's own part and the table's side: `drawing`
+
+
+def generic(view: View, at: Setting) -> list[RenderableType]:
+    """A title's table from its view alone: its plain values on one line, every value held seat
+    by seat (a list as long as the seats) in a column of the seats' table, the rest as JSON."""
+    plain, columns, rest = [], {}, []
+    for key, value in view.items():
+        name = key.replace("_", " ")
+        if key in _DRAWN_APART:
+            continue
+        if value is None or isinstance(value, str | int | float):
+            plain.append(f"{name}: {shown(value)}")
+        elif isinstance(value, list) and len(value) == len(at.players):
+            columns[name] = value
+        else:
+            rest.append(Text(f"{name}: {json.dumps(value, ensure_ascii=False)}"))
+    seats = Seats(at, *columns)
+    for seat in range(len(at.players)):
+        seats.add(seat, *(_cell(held[seat]) for held in columns.values()))
+    return [line(*plain), *rest, seats.table]
+
+
+def _cell(value: Any) -> str:
+    """A seat's value: plain, a list of plain values as `shown` says them, else its JSON."""
+    items = value if isinstance(value, list) else [value]
+    if all(v is None or isinstance(v, str | int | float) for v in items):
+        return shown(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def drawing_of(title: str) -> Draw:
+    """The title's own drawing, `cli/drawings/<title>.py` (`-` written `_`), else `generic`."""
+    name = title.replace("-", "_")
+    module = f"cli.drawings.{name}"
+    if not name.isidentifier() or importlib.util.find_spec(module) is None:
+        return generic
+    return importlib.import_module(module).draw
 
 
 def drawing(title: str, state: Mapping[str, Any], at: Setting, heading: str) -> Panel:
     """The whole table: `state` is the API's state answer (`version`, `to_act`, `state`...)."""
-    view, draw = state["state"], _drawing_of(title)
-    body = draw(view, at) if draw else [Text(json.dumps(view, indent=2, ensure_ascii=False))]
+    view = state["state"]
+    body = drawing_of(title)(view, at)
     acting = ", ".join(at.players[s] for s in at.to_act) or "nobody"
     footer = Text(f"* to act: {acting}")
     side = table_side.drawn(view.get("table"), at.players, at.now_ms)

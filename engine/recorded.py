@@ -43,6 +43,12 @@ SETUP = "setup"  # the table's entry naming what a deal's setup lays face up
 # The face of a card nobody at the table saw: one in a hand dealt face down, in a face-down
 # pile. Never a card of any title (a code of letters and digits), so never named.
 UNKNOWN = "?"
+# Refusals of a card named that no card at the table can be: one whose every copy is accounted
+# for, one the player count leaves out, no card of the title, one more than the pile or a hand
+# holds. Such a move is the scorekeeper's slip in entering it, not one made at the table: it is
+# refused with nothing written, where a move the rules forbid is kept in the record, refused.
+MISNAMED = frozenset(("card-seen", "card-not-in-game", "no-such-card", "pile-empty",
+                      "nothing-to-draw"))
 
 
 def is_recorded(created: Mapping[str, Any]) -> bool:

@@ -18,9 +18,18 @@ import orjson
 
 from engine import log, signatures
 from engine.audit import MalformedReplay, replay_rebuilt
-from engine.game import TABLE, BadPlayerCount, BadSetup, Game, GameOver, Table, Viewer
+from engine.game import (
+    TABLE,
+    BadPlayerCount,
+    BadSetup,
+    Game,
+    GameOver,
+    IllegalMove,
+    Table,
+    Viewer,
+)
 from engine.games import GAMES
-from engine.recorded import RECORDED, SEEDED
+from engine.recorded import MISNAMED, RECORDED, SEEDED
 from engine.scoring import explained
 from engine.signatures import BadKey
 from engine.table_actions import FOR_NONE
@@ -275,6 +284,8 @@ def submit(
         raise
     if seen.finished:
         _over()
+    if meta.get("deal") == RECORDED and isinstance(seat, int):
+        _named_as_at_the_table(store, seen, seat, move)
     entry = log.submission(seat, move, signed=_signed(seen, seat, body, move))
     body_hash = hashlib.sha256(
         log.canonical({"seat": seat, "move": move, "v": body.get("expected_version")})
@@ -315,6 +326,22 @@ def submit(
             written_last = waited[1]["seq"], waited[1]["hash"]
     replicated(store, game_id)
     return status, {**answered, "receipt": _receipt(store, signer, game_id, *written_last)}
+
+
+def _named_as_at_the_table(store: Store, seen: Seen, seat: int, move: dict[str, Any]) -> None:
+    """A recorded game's move naming a card that no card at the table can be
+    (`engine.recorded.MISNAMED`) is a 422 with nothing written. It is judged on the head's
+    state when no submission waits for its verdict; else the worker judges it as any move."""
+    at, saved = store.projections.state(seen.id)
+    head = store.log.head(seen.id)
+    if head is None or head[0] != at:
+        return
+    game = seen.game
+    try:
+        game.judge(game.decode(saved), {"seat": seat, "move": move, "seq": at + 1, "at": now()})
+    except IllegalMove as refused:
+        if refused.code in MISNAMED:
+            raise Problem(422, refused.code, refused.detail) from None
 
 
 def _signed(seen: Seen, seat: int | str, body: dict[str, Any], move: dict[str, Any]

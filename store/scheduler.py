@@ -289,6 +289,11 @@ class Scheduler:
         batch.run()
         return claiming.value
 
+    def hand_over(self, slot: int, settling: Settling) -> None:
+        """Settle what a drain is done with and leave its slot's flag as a queued job's, for
+        the job about to be queued in its place."""
+        self.claim(slot, _QUEUED, 0, settling)
+
     def queue_waiting(self, batch: Batch) -> Answer[int]:
         """Queue counting the games marked dirty and claimed by no drain."""
         return batch.add("ZCARD", keys.DIRTY)

@@ -67,6 +67,21 @@ def unstamped(answer: dict[str, Any]) -> dict[str, Any]:
     return {**answer, "receipt": receipt}
 
 
+def unwritten(http, game: Game, post, code: str):
+    """The answer to `post()`: a move refused with `code` before anything was written, a 422
+    naming no entry of its own, the log as it was."""
+    before = _logged(http, game)
+    answer = post()
+    assert answer.status_code == 422 and answer.json["code"] == code, answer.json
+    assert "seq" not in answer.json and "receipt" not in answer.json
+    assert _logged(http, game) == before
+    return answer
+
+
+def _logged(http, game: Game) -> list[dict[str, Any]]:
+    return http.get(game.url("/events?limit=5000"), headers=game.table).json["events"]
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

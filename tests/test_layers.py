@@ -27,16 +27,10 @@ ALLOWED = {
 }
 
 
-# A title's drawing in the terminal lives in its package beside its drawing for the pages
-# (`table.js`): the command line's code, which nothing in the engine imports.
-TERMINAL = "engine/games/*/terminal.py"
-
-
 def imports(package: str):
     for path in (ROOT / package).rglob("*.py"):
-        if not path.match(TERMINAL):
-            for name in _imported(path):
-                yield path.relative_to(ROOT), name
+        for name in _imported(path):
+            yield path.relative_to(ROOT), name
 
 
 def _imported(path):
@@ -61,18 +55,6 @@ def test_a_layer_imports_only_the_layers_below_it(package):
         if not any(name == a or name.startswith(a + ".") for a in allowed)
     ]
     assert wrong == []
-
-
-def test_a_titles_terminal_drawing_uses_only_the_command_line_and_the_engine():
-    drawings = sorted(ROOT.glob(TERMINAL))
-    assert drawings
-    wrong = [f"{path} imports {name}" for path in drawings
-             for name in _imported(path) if name.split(".")[0] not in ("cli", "engine")]
-    assert wrong == []
-
-
-def test_nothing_in_the_engine_imports_a_terminal_drawing():
-    assert [(path, name) for path, name in imports("engine") if name.endswith(".terminal")] == []
 
 
 @pytest.mark.parametrize(("module", "absent"), [

@@ -46,9 +46,13 @@ from store.locks import Judging, Locked
 from store.log import Appended, Outcome
 from store.scheduler import AT_ONCE, WAIT_AT_ONCE_S, Claim, Ring, Settling
 from workers import validation
+from workers.queue import enqueue_drain
 from workers.validation import STATES, Handed, Held, States, Verdicts
 
 _log = logging.getLogger(__name__)
+# How long one drain job runs before it hands its slot over to a fresh one (`Drain._hand_over`):
+# well inside RQ's job timeout (`workers.queue.DRAIN_TIMEOUT_S`).
+RUN_FOR_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -95,9 +99,10 @@ class Drain:
     """One drain job's loop, and everything it holds between turns."""
 
     def __init__(self, store: Store, slot: int = 0, worker: str = "", linger_s: float = 0.0,
-                 stopping: threading.Event | None = None, states: States = STATES):
+                 stopping: threading.Event | None = None, states: States = STATES,
+                 run_for_s: float = RUN_FOR_S):
         self.store, self.slot, self.worker = store, slot, worker
-        self.linger_s = linger_s
+        self.linger_s, self.run_for_s = linger_s, run_for_s
         self.stopping = stopping or threading.Event()
         self.states = states
         self.claims: dict[str, Claim] = {}  # held, by game
@@ -107,12 +112,24 @@ class Drain:
         self.written = 0
 
     def run(self) -> int:
-        """Judge games until none is marked dirty; the number of verdicts written."""
+        """Judge games until none is marked dirty, or hand the slot over to a fresh job once
+        this one has run `run_for_s`; the number of verdicts written."""
+        ends = time.monotonic() + self.run_for_s
         while True:
             while self.turn():
-                pass
+                if time.monotonic() > ends and not self.again:
+                    return self._hand_over()
             if self.store.scheduler.drain_may_stop(self.slot, self.worker, self._settled()):
                 return self.written
+
+    def _hand_over(self) -> int:
+        """Settle every claim, leave the slot's flag as a queued job's and queue that job. A
+        steady stream of moves would keep one drain running for ever, and RQ kills a job at its
+        timeout wherever it is: its flag, claims and locks then lapse before anything is judged
+        again, seconds in which every move waits."""
+        self.store.scheduler.hand_over(self.slot, self._settled())
+        enqueue_drain(self.store.queues, self.slot)
+        return self.written
 
     def turn(self) -> bool:
         """One turn of the loop; False when no work came within the linger."""

@@ -21,8 +21,14 @@ def audit_queue(connection: redis.Redis) -> Queue:
     return Queue(AUDITS, connection=connection, serializer=JSONSerializer)
 
 
+# RQ kills a job that runs longer; a drain hands its slot over well before
+# (`workers.drain.RUN_FOR_S`), so this only ends one that hangs.
+DRAIN_TIMEOUT_S = 180
+
+
 def enqueue_drain(connection: redis.Redis, slot: int) -> None:
-    queue(connection).enqueue("workers.jobs.drain", slot, result_ttl=0, failure_ttl=3600)
+    queue(connection).enqueue("workers.jobs.drain", slot, result_ttl=0, failure_ttl=3600,
+                              job_timeout=DRAIN_TIMEOUT_S)
 
 
 def audit_place(store: Store, most: int) -> str | None:

@@ -41,7 +41,5 @@ _RETIRED: tuple[Game, ...] = tuple(
 
 RULES: dict[str, Game] = {g.rules_version: g for g in (*GAMES.values(), *_RETIRED)}
 
-# Each title's package, by module name (its drawing for the command line, `terminal.py`, is
-# there), and its folder: where its table for the pages (`table.js`) lives.
-PACKAGES: dict[str, str] = {p.GAME.name: p.__name__ for p in _PACKAGES}
+# Each title's folder: where its table for the pages (`table.js`) lives.
 FOLDERS: dict[str, Path] = {p.GAME.name: Path(p.__path__[0]) for p in _PACKAGES}

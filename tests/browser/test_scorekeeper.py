@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 
@@ -41,10 +42,18 @@ def offered(page) -> list[str]:
 
 
 def settled(page, client, game) -> dict:
-    """The page stands at the log's head with the legal moves of that head; the API's."""
-    legal = client.get(game.url("/legal-moves"), headers=game.table).json
-    until(page, f"tablelog.version === {legal['version']} && "
-                f"document.getElementById('table').dataset.at === '{legal['version']}'")
+    """The page stands at the log's head with the legal moves of that head; the API's. Asked
+    while a move is still pending, the API answers the head before it, which the page leaves
+    as soon as the verdict comes: the API is asked again until the two agree."""
+    deadline = time.monotonic() + 10
+    while True:
+        legal = client.get(game.url("/legal-moves"), headers=game.table).json
+        at = f"tablelog.version === {legal['version']} && " \
+             f"document.getElementById('table').dataset.at === '{legal['version']}'"
+        if page.evaluate(at) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    until(page, at)
     if legal["moves"]:
         until(page, f"tablelog.legalAt === {legal['version']}")
     return legal

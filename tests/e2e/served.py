@@ -89,22 +89,24 @@ def serve(env: dict[str, str], workers: int = 1, web_log: Path | None = None) ->
         ]
     client = Http(f"http://127.0.0.1:{port}")
     try:
-        _wait_until_up(client, workers)
+        wait_until_up(client, workers)
         yield client
     finally:
         stop(procs)
 
 
-def _wait_until_up(client: Http, workers: int) -> None:
+def wait_until_up(client: Http, workers: int, auditors: int = 1) -> None:
+    """Until the web answers and /healthz counts `workers` and `auditors` beating (30 s at
+    most, then the test fails)."""
     health: object = "no answer"
     deadline = time.monotonic() + _UP_SECONDS
     while time.monotonic() < deadline:
         try:
             health = client.get("/healthz").json
-            if health.get("workers", 0) >= workers and health.get("auditors", 0) >= 1:
+            if health.get("workers", 0) >= workers and health.get("auditors", 0) >= auditors:
                 return
         except (OSError, ValueError) as error:
             health = repr(error)
         time.sleep(0.05)
-    pytest.fail(f"the web, {workers} workers and an auditor were not up within {_UP_SECONDS} s:"
-                f" /healthz said {health}")
+    pytest.fail(f"the web, {workers} workers and {auditors} auditors were not up within"
+                f" {_UP_SECONDS} s: /healthz said {health}")

@@ -12,14 +12,20 @@ from engine.game import Game
 from engine.playout import play, record, transcribe
 
 
-def brief(score: dict, ordered: bool = True) -> list:
+def brief(score: dict, ordered: bool = True, cited: bool = True) -> list:
     """A score without its entry numbers, which a recorded log's extra entries shift: totals,
-    ranks, and every component's label, detail, points, deal and count of entries, in their
-    order unless not `ordered` (Hermit's Stagecoach: known in the Decktet's order when never
-    seen, in the order laid when dealt by the service)."""
+    ranks, and every component's label, detail, points, deal and count of entries (unless not
+    `cited`), in their order unless not `ordered` (Hermit's Stagecoach: known in the Decktet's
+    order when never seen, in the order laid when dealt by the service).
+
+    Not `cited`: a component adding up cards the table never saw go by (Hermit's Pleasant
+    Company with a card from the Stagecoach) cites, in a recorded game, the setup and the hand's
+    end for each of them, not the entry that laid it face down, which nobody saw: two such
+    cards share entries a seeded game's tell apart."""
     return [(p["seat"], p["total"], p["rank"],
              (list if ordered else sorted)(
-                 (c["label"], c["detail"], c["points"], c["round"], len(c["events"]))
+                 (c["label"], c["detail"], c["points"], c["round"],
+                  len(c["events"]) if cited else None)
                  for c in p["components"])) for p in score["players"]]
 
 

@@ -24,6 +24,7 @@ from tests.conftest import start_workers, stop
 from tests.store.conftest import append, once_blocked, take_lock, wait_past, wait_until_blocked
 from workers import jobs
 from workers.drain import Drain
+from workers.queue import DRAIN_TIMEOUT_S, queue
 
 
 @pytest.fixture
@@ -238,3 +239,23 @@ def test_a_waiting_drain_stops_when_its_worker_is_asked_to_stop(store, quiet_url
         assert not draining.is_alive()
     finally:
         jobs.STOPPING.clear()
+
+
+def test_a_drain_that_has_run_its_time_hands_its_slot_to_a_fresh_job(store):
+    """RQ kills a job at its timeout wherever it is; a drain kept busy by a steady stream of
+    moves would be killed mid-turn, and every move would wait for its flag, claims and locks to
+    lapse. It hands its slot over instead: its claims settled, the flag a queued job's, that job
+    queued, and the moves marked meanwhile judged by it."""
+    first = pending_game(store, "first")
+    assert store.scheduler.mark_dirty(first) == 0
+    assert Drain(store, slot=0, worker="w", run_for_s=0).run() == 1
+    assert verdicts(store, first) == ["move-accepted"]
+    assert store.redis.get(keys.draining(0)) == b"queued"
+    assert store.redis.zcard(CLAIMED) == 0
+    successor = queue(store.queues).jobs
+    assert [(job.func_name, job.args, job.timeout) for job in successor] == [
+        ("workers.jobs.drain", [0], DRAIN_TIMEOUT_S)]
+    second = pending_game(store, "second")
+    assert store.scheduler.mark_dirty(second) is None  # the queued job will judge it
+    assert successor[0].perform() == 1
+    assert verdicts(store, second) == ["move-accepted"]

@@ -553,14 +553,30 @@ async function submit(choice) {
   try {
     // Signed at the version the choice was offered at: a move signed for another is refused.
     const signed = page.signing ? await page.signing.signed(body, page.legal ? page.legal.version : version()) : body;
-    await page.source.post("/moves?wait=5", signed);
-    $("verdict").replaceChildren(el("p", { class: "good", id: "last-verdict", text: `accepted: ${label(choice.move, page.spec, page.summary.players)}` }));
+    const said = label(choice.move, page.spec, page.summary.players);
+    const verdict = await judged(await page.source.post("/moves?wait=5", signed), said);
+    $("verdict").replaceChildren(verdict.status === "accepted"
+      ? el("p", { class: "good", id: "last-verdict", text: `accepted: ${said}` })
+      : verdict.status === "rejected"
+        ? el("p", { class: "bad", id: "last-verdict", text: `${said} was rejected: ${verdict.detail}` })
+        : el("p", { id: "last-verdict", text: `sent: ${said}; its verdict has not come yet` }));
   } catch (error) {
     $("verdict").replaceChildren(el("p", { class: "bad", id: "last-verdict",
       text: `${label(choice.move, page.spec, page.summary.players)} was rejected: ${error.message}` }));
   }
   await sync();
   window.tablelog.verdicts += 1;
+}
+
+/** The verdict on a move whose post answered before it was judged (`pending`), asked for
+ *  until it comes, for a minute at most: a pending move is not yet accepted. */
+async function judged(verdict, said) {
+  if (verdict.status === "pending") $("verdict").replaceChildren(el("p", { text: `sent: ${said}; waiting for its verdict…` }));
+  for (let tries = 0; verdict.status === "pending" && tries < 240; tries += 1) {
+    await new Promise((done) => setTimeout(done, 250));
+    verdict = await page.source.get(`/moves/${verdict.seq}`);
+  }
+  return verdict;
 }
 
 // -- following a live game -------------------------------------------------------------------

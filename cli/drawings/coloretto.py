@@ -1,6 +1,5 @@
-"""Coloretto drawn in the terminal by the command line (`cli.tables`), from the view the API
-serves: as `table.js` is the pages' drawing of it, this is the CLI's. Nothing in the engine
-imports it (tests/test_layers.py)."""
+"""Coloretto drawn in the terminal from the view the API serves, as its package's `table.js` draws
+it on the pages: `cli.tables` finds it by the title's name."""
 
 from __future__ import annotations
 
