@@ -15,11 +15,9 @@ prints figures, never fails.
 from __future__ import annotations
 
 import argparse
-import os
 
 from bench.compaction import side_by_side, twins
-from bench.local import diskless_redis, signing_key
-from service.limits import out_of_reach
+from bench.local import diskless_app
 
 PATHS = ("/state", "/legal-moves", "/events?limit=100", "/events?after=200&limit=100", "",
          "/moves/6", "/views?from=1&to=40")
@@ -30,13 +28,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--times", type=int, default=9, help="times each read is timed")
     args = parser.parse_args()
-    with diskless_redis() as port:
-        os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-        os.environ.update(out_of_reach())
-        signing_key()
-        from service import create_app
-
-        app = create_app({"TESTING": True})
+    with diskless_app() as app:
         store, http = app.extensions["store"], app.test_client()
         print(f"{'game':12} {'seats':>5} {'read':30} p50 ms: live / compacted, cold / cached")
         for title, seats in GAMES:

@@ -15,6 +15,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import redis
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -81,6 +82,21 @@ def diskless_redis() -> Iterator[int]:
     finally:
         server.terminate()
         server.wait(10)
+
+
+@contextlib.contextmanager
+def diskless_app() -> Iterator[Any]:
+    """The service's app (Flask's, in this process) on a `diskless_redis`, with rate limits it
+    never reaches and a throwaway signing key."""
+    from service.limits import out_of_reach
+
+    with diskless_redis() as port:
+        os.environ["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+        os.environ.update(out_of_reach())
+        signing_key()
+        from service import create_app
+
+        yield create_app({"TESTING": True})
 
 
 def _wait_for(client: redis.Redis, proc: subprocess.Popen) -> None:

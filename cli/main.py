@@ -6,6 +6,7 @@ import click
 
 from cli import (
     backups,
+    events,
     games,
     playing,
     recording,
@@ -33,5 +34,5 @@ for command in (games.games, games.new, viewing.show, playing.moves, playing.pla
                 table_actions.takeback, table_actions.accept, table_actions.decline,
                 table_actions.concede, table_actions.abandon, table_actions.claim_timeout,
                 scoring.audit, transfer.export, transfer.import_, backups.backup,
-                backups.restore):
+                backups.restore, events.event, events.verify):
     main.add_command(command)

@@ -134,3 +134,21 @@ def token(game: str, seat: int | None = None) -> str | None:
     if seat is None:
         return kept["table_token"]
     return next((s["token"] for s in kept["seats"] if s["seat"] == seat), None)
+
+
+def event_path(event: str) -> Path:
+    return folder() / "events" / f"{event}.json"
+
+
+def save_event(created: dict[str, Any]) -> Path:
+    """Keep the organiser's token of the event a `POST /v1/events` answer created."""
+    return _private(event_path(created["id"]), {"id": created["id"],
+                                                "organiser_token": created["organiser_token"]})
+
+
+def event_token(event: str) -> str | None:
+    """The organiser's token kept for `event`, None when nothing was kept."""
+    try:
+        return json.loads(event_path(event).read_text())["organiser_token"]
+    except (OSError, ValueError, KeyError):
+        return None

@@ -156,13 +156,13 @@ def created(
     decks: Sequence[Sequence[str]],
     public_keys: Mapping[str, str] | None = None,
     recorded: bool = False,
-    handles: Mapping[str, str] | None = None,
+    handles: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The body of a new game's first entry, under the game's current rules; `public_keys`
     the seats' keys given at creation (none: the field is left out, as before keys). A
     recorded game (`engine.recorded`) has no seed, so no commitments: it says `"deal":
-    "recorded"` instead. `handles`, by seat, the players who opted in to be rated
-    (`engine.ratings`): left out when none did."""
+    "recorded"` instead. `handles`, by seat, the players' stable handles of a rated game
+    (`engine.events.ratings`; none: left out)."""
     body = {
         "type": CREATED,
         "game": game.name,
@@ -177,7 +177,7 @@ def created(
     if public_keys:
         body["public_keys"] = dict(public_keys)
     if handles:
-        body["handles"] = dict(handles)
+        body["handles"] = list(handles)
     return body
 
 

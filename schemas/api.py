@@ -66,8 +66,6 @@ FOLLOWED_S = 25
 # An Ed25519 public key (32 bytes) and signature (64), base64url without padding.
 PUBLIC_KEY = r"^[A-Za-z0-9_-]{43}$"
 SIGNATURE = r"^[A-Za-z0-9_-]{86}$"
-# A player handle: stable across games, lower case, in URLs as it is.
-HANDLE = r"^[a-z0-9][a-z0-9_.-]{1,31}$"
 
 
 class Strict(Schema):
@@ -123,12 +121,10 @@ class CreateGame(Strict):
         keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")), values=_public_key(),
         validate=validate.Length(max=MOST_PLAYERS),
         metadata={"description": "seats' Ed25519 public keys, by seat: their moves are signed"})
-    handles = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")),
-        values=fields.String(validate=validate.Regexp(HANDLE)),
-        validate=validate.Length(max=MOST_PLAYERS),
-        metadata={"description": "player handles, by seat: those seats' players are rated"
-                                 " once the game finishes (`GET /v1/players/{handle}`)"})
+    handles = Bounded(fields.String(validate=validate.Length(min=1, max=LONGEST_NAME)),
+                      MOST_PLAYERS, metadata={
+                          "description": "the players' stable handles, one a seat: the game"
+                                         " is rated for them (GET /v1/players/{handle})"})
 
 
 class Submission(Strict):
@@ -330,8 +326,6 @@ class Created(Schema):
     seed_commitment = fields.String(allow_none=True, metadata={
         "description": "null for a recorded game, which has no seed"})
     deal = fields.String(metadata={"description": "seeded or recorded"})
-    handles = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
-        "description": "player handles by seat, for the seats rated (`GET /v1/players/{handle}`)"})
     version = fields.Integer()
     receipt = fields.Nested(Receipt)
 
@@ -348,8 +342,6 @@ class Summary(Schema):
     seed_commitment = fields.String(allow_none=True)
     seed = fields.String(allow_none=True)
     deal = fields.String(metadata={"description": "seeded or recorded"})
-    handles = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
-        "description": "player handles by seat, for the seats rated (`GET /v1/players/{handle}`)"})
     created_at = fields.String()
     # Who the caller is in this game: a seat number, "table" or "spectator".
     viewer = fields.Raw()
@@ -552,35 +544,6 @@ class Memory(Schema):
     policy = fields.String(metadata={"description": "`maxmemory-policy`"})
 
 
-class Rating(Schema):
-    mu = fields.Float(required=True)
-    sigma = fields.Float(required=True)
-    display = fields.Float(required=True, metadata={"description": "mu - 3 sigma"})
-
-
-class RatingChange(Schema):
-    game = fields.String(required=True)
-    title = fields.String(required=True)
-    seq = fields.Integer(required=True, metadata={"description": "the game's final entry"})
-    seat = fields.Integer(required=True)
-    rank = fields.Integer(required=True)
-    opponents = fields.List(fields.String(), required=True)
-    before = fields.Nested(Rating, required=True)
-    after = fields.Nested(Rating, required=True)
-
-
-class TitleRating(Rating):
-    games = fields.Integer(required=True)
-
-
-class Player(Schema):
-    """A player's rating in each title they played rated games of, and its history."""
-
-    handle = fields.String(required=True)
-    ratings = fields.Dict(keys=fields.String(), values=fields.Nested(TitleRating))
-    history = fields.List(fields.Nested(RatingChange))
-
-
 class Health(Schema):
     """200 with `ok` or `degraded` (no live worker or auditor, moves waiting longer than
     the stall threshold, or Redis full: it refuses writes, so no move is taken, while reads
@@ -657,3 +620,168 @@ class Title(Schema):
 
 class Titles(Schema):
     titles = fields.List(fields.Nested(Title), required=True)
+
+
+# -- events (tournaments: docs/events.md) -------------------------------------------------------
+
+MOST_EVENT_PLAYERS = 512
+MOST_ROUNDS = 64
+
+
+class CreateEvent(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    game = fields.String(required=True, metadata={"description": "a title (`GET /v1/titles`)"})
+    players = Bounded(fields.String(validate=validate.Length(min=1, max=LONGEST_NAME)),
+                      MOST_EVENT_PLAYERS, least=1, required=True)
+    rounds = fields.Integer(strict=True, required=True,
+                            validate=validate.Range(min=1, max=MOST_ROUNDS))
+    format = fields.String(required=True,
+                           validate=validate.OneOf(["swiss", "round-robin", "open"]))
+    table_size = fields.Integer(strict=True, required=True, metadata={
+        "description": "the seats of a full table, within the title's"})
+    points = Bounded(fields.Integer(strict=True, validate=validate.Range(min=0, max=10_000)),
+                     MOST_PLAYERS, least=1, required=True, metadata={
+                         "description": "points per place of a full table, first place first"})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = fields.String(validate=validate.Length(min=1, max=LONGEST_SEED))
+
+
+class Withdrawal(Strict):
+    player = fields.String(required=True, validate=validate.Length(min=1, max=LONGEST_NAME))
+
+
+class StandingsQuery(Schema):
+    after_round = fields.Integer(validate=validate.Range(min=0, max=MOST_ROUNDS), metadata={
+        "description": "the standings as they stood once this round's results were in"})
+
+
+class _Event(Schema):
+    """What an event was created with, as its answers give it."""
+
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    players = fields.List(fields.String())
+    rounds = fields.Integer()
+    format = fields.String()
+    table_size = fields.Integer()
+    points = fields.List(fields.Integer())
+    options = fields.Dict()
+    seed_commitment = fields.String()
+    version = fields.Integer()
+
+
+class EventCreated(_Event):
+    organiser_token = fields.String()
+    receipt = fields.Nested(Receipt)
+
+
+class EventTable(Schema):
+    table = fields.Integer()
+    id = fields.String(metadata={"description": "the game's id"})
+    players = fields.List(fields.String(), metadata={"description": "in seat order"})
+    seats = fields.List(fields.Dict())
+    table_token = fields.String()
+    links = fields.Dict()
+    seed_commitment = fields.String()
+
+
+class RoundSeated(Schema):
+    round = fields.Integer()
+    tables = fields.List(fields.Nested(EventTable))
+    byes = fields.List(fields.String())
+    version = fields.Integer()
+    receipt = fields.Nested(Receipt)
+
+
+class EventSummary(_Event):
+    status = fields.String(metadata={"description": "seating or finished"})
+    seated = fields.List(fields.Dict(), metadata={
+        "description": "each round seated: `round`, `tables` (`table`, `game`, `players`,"
+                       " `status`, `result`) and `byes`"})
+    withdrawn = fields.List(fields.Dict())
+    seed = fields.String(allow_none=True)
+    head = fields.Nested(Receipt)
+
+
+class PlayerWithdrawn(Schema):
+    player = fields.String()
+    after_round = fields.Integer()
+    version = fields.Integer()
+    receipt = fields.Nested(Receipt)
+
+
+class StandingsRow(Schema):
+    rank = fields.Integer()
+    player = fields.String()
+    points = fields.Integer()
+    tie_breaks = fields.List(fields.Dict())
+    games = fields.List(fields.Dict())
+    withdrawn_after_round = fields.Integer()
+
+
+class Standings(Schema):
+    standings = fields.List(fields.Nested(StandingsRow))
+    after_round = fields.Integer()
+    version = fields.Integer()
+
+
+class EventExport(Schema):
+    format = fields.String()
+    id = fields.String()
+    entries = fields.List(fields.Dict())
+    head = fields.Nested(Receipt)
+    games = fields.Dict(metadata={"description": "every game's replay document, by id"})
+    standings = fields.List(fields.Nested(StandingsRow))
+
+
+class EventVerification(Schema):
+    ok = fields.Boolean()
+    difference = fields.Dict(allow_none=True, metadata={
+        "description": "the first thing found to differ: `what`, where (`game`, `entry`,"
+                       " `round`, `player`) and `detail`"})
+    games = fields.Dict()
+    seating_checked = fields.Boolean()
+
+
+class EventDocument(Schema):
+    """An event's export, uploaded to be verified."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    format = fields.String(required=True, validate=validate.Equal("tablelog-event/1"))
+    entries = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1))
+    games = fields.Dict(load_default=dict)
+    head = fields.Dict(allow_none=True)
+    standings = fields.List(fields.Dict(), allow_none=True)
+
+
+class PlayerRatings(Schema):
+    handle = fields.String()
+    events = fields.List(fields.Dict())
+    games = fields.List(fields.Dict())
+    ratings = fields.Dict(metadata={
+        "description": "by title: `mu`, `sigma`, `ordinal` (mu - 3 sigma, the rating shown)"
+                       " and `games`"})
+    history = fields.List(fields.Dict(), metadata={
+        "description": "each change: `title`, `event`, `round`, `game`, `rank`, `of`, `before`"
+                       " and `after` (mu, sigma, ordinal), `seq`, `hash`, `head`, `ended_at`"})
+
+
+class EventLogQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=HIGHEST_SEQ),
+                           metadata={"description": "the entries after this seq"})
+
+
+class EventLog(Schema):
+    entries = fields.List(fields.Dict())
+    next = fields.Integer(metadata={"description": "the `after` of the entries still to come"})
+
+
+class EventImported(Schema):
+    id = fields.String()
+    version = fields.Integer()
+    hash = fields.String()
+    games = fields.Integer()
+    imported = fields.Boolean()

@@ -59,7 +59,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # The routes are imported as the app is built, not with the package: `python -m
     # service.signing` (make run's key) imports the package first, and would find itself
     # imported already (runpy's RuntimeWarning).
-    from service import audits, games, limits, meta, moves, openapi, pages, players, signing, web
+    from service import (
+        audits,
+        events,
+        games,
+        limits,
+        meta,
+        moves,
+        openapi,
+        pages,
+        players,
+        signing,
+        web,
+    )
     from service.express import Express
 
     app = _App(__name__, static_folder=None)  # the pages blueprint serves static/
@@ -98,7 +110,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.logger.warning(warning)
     app.before_request(web.refuse_large_bodies)
     limits.register(app)
-    openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp, players.bp)
+    app.url_map.converters["event"] = events.EventId
+    openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp, events.bp,
+                     players.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)
     app.wsgi_app = Headed(Express(app))  # type: ignore[method-assign]

@@ -69,10 +69,10 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
     at = now()
     dealt = Table(len(players), options, seed, tuple(map(tuple, decks)), recorded=recorded)
     state = game.started(game.deal(dealt), at)
-    game_id = _new_id()
+    game_id = new_id()
     tokens = {secrets.token_urlsafe(24): str(seat) for seat in range(len(players))}
     table_token = secrets.token_urlsafe(24)
-    handles = _handles(body.get("handles") or {}, len(players))
+    handles = _handles(body.get("handles"), players)
     created = {**log.created(game, players, options, seed, decks, public_keys, recorded,
                              handles), "at": at}
     entry = store.games.create(
@@ -82,6 +82,8 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
         {**tokens, table_token: TABLE},
         Projection.of(game, state, 0),
     )
+    if handles:
+        store.games.rated(game_id)
     replicated(store, game_id)
     return {
         "id": game_id,
@@ -95,21 +97,19 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
         "table_token": table_token,
         "seed_commitment": created.get("seed_commitment"),
         "deal": RECORDED if recorded else SEEDED,
-        "handles": handles,
         "version": 1,
         "receipt": signer.receipt(game_id, 1, entry["hash"]),
     }
 
 
-def _handles(handles: dict[str, str], seats: int) -> dict[str, str]:
-    """The player handles given at creation, by seat (`engine.ratings`): each seat's at most,
-    and no handle twice."""
-    if any(int(seat) >= seats for seat in handles):
-        raise Problem(400, "bad-handles", f"a handle names a seat this game of {seats} has not")
-    if len(set(handles.values())) < len(handles):
-        raise Problem(400, "bad-handles", "one handle is given to two seats")
-    by_seat = sorted((int(seat), handle) for seat, handle in handles.items())
-    return {str(seat): handle for seat, handle in by_seat}
+def _handles(given: list[str] | None, players: list[str]) -> list[str] | None:
+    """A rated game's handles, one a seat and each once (docs/events.md, Ratings)."""
+    if given is None:
+        return None
+    if len(given) != len(players) or len(set(given)) != len(given):
+        raise Problem(400, "bad-handles", f"a rated game names one handle a seat, each once:"
+                      f" {len(players)} distinct handles, not {given!r}")
+    return list(given)
 
 
 def _recorded(game: Game, body: dict[str, Any]) -> bool:
@@ -144,7 +144,7 @@ def _check_key(key: str) -> None:
         raise Problem(400, "bad-public-key", str(bad)) from None
 
 
-def _new_id() -> str:
+def new_id() -> str:
     # An id that starts with "-" would be read as an option by a command line (`tablelog show
     # -x...`): one in 64 random ids would, so they are drawn again.
     while True:
@@ -184,7 +184,6 @@ def summary(store: Store, seen: Seen) -> dict[str, Any]:
         "seed_commitment": meta["seed_commitment"],
         "seed": (store.games.secret(game_id)[0] or None) if seen.finished else None,
         "deal": meta.get("deal", SEEDED),
-        "handles": meta["handles"],
         "created_at": meta["created_at"],
         "viewer": seen.caller.viewer,
     }
@@ -671,6 +670,11 @@ def score(store: Store, seen: Seen, at: int | None) -> bytes:
         _, then = _rebuilt(store, seen, at)
         breakdown = seen.game.score(then).to_json(seen.meta["players"])
     return orjson.dumps(explained(breakdown, seen.game.spec))
+
+
+def final_score(store: Store, seen: Seen) -> dict[str, Any]:
+    """An ended game's last score breakdown, as `GET /v1/games/{id}/score` answers it."""
+    return orjson.loads(_current_score(store, seen))
 
 
 def _current_score(store: Store, seen: Seen) -> bytes:

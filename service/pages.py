@@ -44,6 +44,12 @@ def viewer(game_id: str):
     return _page("viewer.html")
 
 
+@bp.get("/events/<event_id>")
+def event(event_id: str):
+    """An event: its rounds, tables and standings; the organiser's view with its token."""
+    return _page("event.html")
+
+
 @bp.get("/replay")
 def replay_file():
     return _page("viewer.html")

@@ -1,10 +1,10 @@
 """The persistence layer the web and the workers share: every Redis key and script lives here.
 
 `Store` gathers one object per noun over one client: `games` (creating and listing them, meta,
-tokens, secret), `log` (appending and reading entries), `projections` (what readers need
-without replaying), `compacted` (ended games kept as one record each), `scheduler` (which
-games wait to be judged and by which drain), `locks`, `audits` (and `audit_places`, on the
-queues' Redis) and `counts` (the rate limits'), `strays`
+tokens, secret), `log` (appending and reading entries), `events` (tournaments' logs),
+`projections` (what readers need without replaying), `compacted` (ended games kept as one
+record each), `scheduler` (which games wait to be judged and by which drain), `locks`,
+`audits` (and `audit_places`, on the queues' Redis) and `counts` (the rate limits'), `strays`
 (submissions whose mark was lost); `hub` wakes the requests of a web process that wait on a
 game's log, all served by one reader; `owed` sends again the marks Redis refused;
 `replicas` waits for a replica to hold a game's writes before the web answers them.
@@ -31,6 +31,7 @@ from store.audits import Audits, Places
 from store.batch import Answer, Batch, NothingSent
 from store.compacted import Compacted
 from store.counts import Counts
+from store.events import Events
 from store.games import Games
 from store.hub import Hub
 from store.locks import Locks
@@ -46,7 +47,6 @@ from store.log import (
 )
 from store.owed import OwedMarks
 from store.projections import Projections
-from store.ratings import Ratings
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Marked, Scheduler
 from store.strays import Strays
@@ -79,6 +79,7 @@ class Store:
         self.log = Log(client, self.compacted)
         self.games = Games(client, self.log)
         self.counts = Counts(client)
+        self.events = Events(client, self.log)
         self.projections = Projections(client, self.compacted)
         self.scheduler = Scheduler(client)
         self.strays = Strays(client)
@@ -87,7 +88,6 @@ class Store:
         self.audit_places = Places(self.queues)
         self.hub = Hub(client)
         self.owed = OwedMarks(self.scheduler)
-        self.ratings = Ratings(client)
 
     @classmethod
     def connect(

@@ -115,6 +115,14 @@ class Games:
         pipe.execute()
         return entry
 
+    def rated(self, game_id: str) -> None:
+        """List a game whose seats' handles are rated (`keys.RATED`)."""
+        self.redis.zadd(keys.RATED, {game_id: time.time()})
+
+    def rated_ids(self) -> list[str]:
+        """Every rated game, oldest first."""
+        return [g.decode() for g in self.redis.zrange(keys.RATED, 0, -1)]
+
     def load(
         self,
         game_id: str,
@@ -216,7 +224,7 @@ class Games:
             checked(answer)
         taken = None if any(isinstance(c, FULL) for c in counted) else counts.read(
             [checked(c) for c in counted], counting)
-        if not raw:
+        if not raw or b"players" not in raw:  # none, or an event's log (`store.events`)
             return Context(None, None, False, taken)
         meta = decode_meta(raw)
         for field in ("version", "submitted"):

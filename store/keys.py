@@ -24,6 +24,11 @@ Per game:
                       sent with it (`store.log`), gone after a second.
 A token's rate-limit count (`store.counts`, `rate_count`) names its game's `{id}` too, so
 that the append of a move can take it.
+An event (`store.events`) keeps a game's layout under the hash tag `{ev:<id>}` (no game id
+holds a colon): its `log`, `meta` (version and hash alone, so no game route reads it as a
+game), `secret` (its seed) and `auth` (sha256(organiser token) -> "organiser"); `tl:events`
+lists the events by creation, and `tl:games:rated` the games created with their seats'
+handles (rated: `engine.events.ratings`).
 Global keys: `tl:games` (sorted set of ids by creation: an imported game's is the `at` of its
 `game-created` entry), the same per title
 (`tl:games:title:<game>`) and for games that finished or were about to (`tl:games:finished`:
@@ -44,12 +49,9 @@ and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses
 `tl:{sched}:alive:<worker>` (a judging worker's key, whose time to live tells when it last
 beat, even while Redis is full: `store.alive`). `tl:auditors` holds the auditing workers'
 heartbeats the same way, and `tl:{auditors}:alive:<worker>` their keys. `tl:health` is
-/healthz's probe of whether Redis takes writes. A title's rated games (`store.ratings`):
-`tl:{rated:<title>}:games` (a stream, one entry a finished game with rated seats, in the order
-their ends were recorded) and `tl:{rated:<title>}:ids` (a set: the games listed there). On
-the standalone Redis that holds RQ's queues, `tl:audits:queuing` (sorted set: a place taken
-among the audits that may wait for an auditor, by a web about to queue one, scored by when it
-lapses; `store.audits.Places`). No
+/healthz's probe of whether Redis takes writes. On the standalone Redis that holds RQ's
+queues, `tl:audits:queuing` (sorted set: a place taken among the audits that may wait for an
+auditor, by a web about to queue one, scored by when it lapses; `store.audits.Places`). No
 script or transaction spans two hash tags.
 """
 
@@ -59,6 +61,8 @@ import functools
 from dataclasses import dataclass
 
 GAMES = "tl:games"
+EVENTS = "tl:events"
+RATED = "tl:games:rated"
 FINISHED = "tl:games:finished"
 ENDED = "tl:games:ended"
 BY_CREATION = "tl:games:by-creation"
@@ -87,16 +91,6 @@ WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
 QUEUING_AUDITS = "tl:audits:queuing"
 HEALTH = "tl:health"
-
-
-def rated(title: str) -> str:
-    """A title's rated games in the order their ends were recorded (`store.ratings`)."""
-    return f"tl:{{rated:{title}}}:games"
-
-
-def rated_ids(title: str) -> str:
-    """The ids of a title's rated games: a game is listed once."""
-    return f"tl:{{rated:{title}}}:ids"
 
 
 def alive(worker: str) -> str:
@@ -158,6 +152,16 @@ class GameKeys:
 def game(game_id: str) -> GameKeys:
     tag = f"tl:{{{game_id}}}"
     return GameKeys(tag, *(f"{tag}:{name}" for name in _PER_GAME))
+
+
+def event(event_id: str) -> GameKeys:
+    """An event's keys: a game's layout under the tag `{ev:<id>}` (`event_log`)."""
+    return game(event_log(event_id))
+
+
+def event_log(event_id: str) -> str:
+    """The id an event's log is appended and read under, as a game's (`store.log`)."""
+    return f"ev:{event_id}"
 
 
 _PER_GAME = ("log", "meta", "secret", "auth", "idem", "verdict", "proj", "lock", "ack")

@@ -208,7 +208,6 @@ def meta_fields(created: Mapping[str, Any], version: int, last_hash: str, submit
         # A recorded game has no seed, so no commitment: "" here, null in answers.
         "seed_commitment": created.get("seed_commitment") or "",
         **({"deal": created["deal"]} if "deal" in created else {}),
-        **({"handles": orjson.dumps(created["handles"])} if "handles" in created else {}),
         "rules_version": created["rules_version"],
         "version": version,
         "hash": last_hash,
@@ -225,5 +224,4 @@ def decode_meta(raw: dict[bytes, bytes]) -> dict[str, Any]:
     # The seats' public keys, by seat; `keyed` counts them (the append checks it, store.log).
     meta["public_keys"] = orjson.loads(meta["public_keys"]) if "public_keys" in meta else {}
     meta["keyed"] = int(meta.get("keyed", 0))
-    meta["handles"] = orjson.loads(meta["handles"]) if "handles" in meta else {}
     return meta

@@ -30,7 +30,6 @@ from store.compacted import Broken, decode, encode, seal
 from store.connection import cluster_url, redis_url
 from store.projections import score_json
 from store.stored import state_json
-from workers.ratings import rated
 
 _log = logging.getLogger(__name__)
 # Games read at once by the sweep of ended games.
@@ -72,8 +71,6 @@ def compact(store: Store, game_id: str) -> Compaction:
     entries = store.log.entries(game_id)
     if len(entries) != head[0] or entries[-1]["hash"] != head[1]:
         return Compaction.MOVED
-    game = log.rules(entries[0])
-    rated(store, game_id, game, game.decode(orjson.loads(state)), head[0])
     record = _made(game_id, entries, state, store.games.secret(game_id), head[1])
     if record is None:
         # A record's hashes are recomputed from its entries: compacting a log that does not

@@ -47,7 +47,6 @@ from store.log import Appended, Outcome
 from store.scheduler import AT_ONCE, WAIT_AT_ONCE_S, Claim, Ring, Settling
 from workers import validation
 from workers.queue import enqueue_drain
-from workers.ratings import rated
 from workers.validation import STATES, Handed, Held, States, Verdicts
 
 _log = logging.getLogger(__name__)
@@ -302,17 +301,14 @@ class Drain:
             return 0
         self.states.keep(part.game, Held(verdicts.last, verdicts.state, verdicts.rules, head))
         if verdicts.rules.is_over(verdicts.state):
-            self._ended(part.game, verdicts, appended.version)
+            self._compact(part.game)
         return len(verdicts.writing.verdicts)
 
-    def _ended(self, game_id: str, verdicts: Verdicts, version: int) -> None:
-        """Have a game that just ended compacted a while later (`store.compacted`) and, if it
-        finished with rated seats, listed for the ratings (`store.ratings`). Should Redis
-        refuse, the game stays live, whole, until `python -m workers.compaction`, which lists
-        it then."""
+    def _compact(self, game_id: str) -> None:
+        """Have a game that just ended compacted a while later (`store.compacted`). Should
+        Redis refuse, the game stays live, whole, until `python -m workers.compaction`."""
         try:
             self.store.compacted.ended(game_id)
-            rated(self.store, game_id, verdicts.rules, verdicts.state, version)
         except RedisError:
             _log.warning("game %s ended; it could not be listed for compaction", game_id,
                          exc_info=True)

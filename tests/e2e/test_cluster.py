@@ -20,9 +20,11 @@ import pytest
 import redis
 
 from engine import log
+from engine.events.entries import game_seed
 from engine.games import GAMES
+from engine.playout import play as playout_of
 from store import Store
-from tests.api import Game, create, head_unsigned
+from tests.api import Game, bearer, create, head_unsigned
 from tests.e2e.cluster import local_cluster
 from tests.e2e.served import serve
 from workers.compaction import Compaction, compact
@@ -206,6 +208,29 @@ def wait_for(condition, seconds: float) -> bool:
             return True
         time.sleep(0.05)
     return condition()
+
+
+def test_an_event_runs_on_the_cluster(http):
+    """An event's log lives under a hash tag of its own, its listing under another: no
+    transaction spans the two."""
+    seed = "cluster-event"
+    created = http.post("/v1/events", json={
+        "name": "on a cluster", "game": "hermit", "players": [f"p{n}" for n in range(6)],
+        "rounds": 1, "format": "swiss", "table_size": 3, "points": [2, 1, 0], "seed": seed}).json
+    seated = http.post(f"/v1/events/{created['id']}/rounds",
+                       headers=bearer(created["organiser_token"])).json
+    for table in seated["tables"]:
+        game_seed_ = game_seed(seed, 1, table["table"])
+        playout = playout_of(GAMES["hermit"], 3, game_seed_, random.Random(game_seed_))
+        for entry in playout.entries:
+            if entry["type"] == log.SUBMITTED:
+                answer = http.post(f"/v1/games/{table['id']}/moves?wait=10",
+                                   json={"seat": entry["seat"], "move": entry["move"]},
+                                   headers=bearer(table["table_token"]))
+                assert answer.status_code == 201, answer.json
+    document = http.get(f"/v1/events/{created['id']}/export").json
+    assert [e["type"] for e in document["entries"]][-1] == "event-finished"
+    assert http.post("/v1/events/verify", json=document).json["ok"]
 
 
 def test_a_master_killed_under_load_loses_no_acknowledged_move(http, cluster, capsys):

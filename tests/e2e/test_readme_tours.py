@@ -28,9 +28,12 @@ WATCHED_S, STOPPED = 4, 124
 
 
 # The README's shell blocks that are no tour of a running service: make's targets, games moved
-# between two other servers, the operator's compaction, the benchmark. Every other block is one.
+# between two other servers, the operator's compaction, the benchmark, an event (its rounds
+# wait for games played meanwhile: tests/cli/test_events.py runs those commands). Every other
+# block is one.
 BY_HAND = ("The two commands", "Moving a club's history to another server",
-           "Ended games are compacted", "Benchmark")
+           "Ended games are compacted", "Benchmark",
+           "Tournaments: events, seating and standings that cite their games")
 
 
 def shell_blocks() -> list[tuple[str, str]]:

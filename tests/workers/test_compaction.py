@@ -155,27 +155,3 @@ def test_records_written_before_spans_are_written_again_in_spans_by_the_command(
         assert record.meta_head == document["entries"][-1]["hash"] and record.check()
         assert record.read() == document["entries"]
         assert record.final_state() == states[game_id]
-
-
-def test_a_finished_game_the_drain_did_not_list_for_the_ratings_is_listed_by_its_compaction(
-        client, redis_url):
-    store = Store(redis.Redis.from_url(redis_url))
-    game = create(client, "hermit", ["ann", "bob"], handles={"0": "ann-c", "1": "bob-c"})
-    assert game.move(1, {"type": "concede"}).status_code == 201
-    deadline = time.monotonic() + 10
-    while not store.redis.sismember(keys.rated_ids("hermit"), game.id):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    listed = [g for g in store.ratings.since("hermit")[0] if g.game == game.id]
-    # As if the drain's worker had died between the verdict and the listing.
-    store.redis.srem(keys.rated_ids("hermit"), game.id)
-    for stream_id, fields in store.redis.xrange(keys.rated("hermit")):
-        if orjson.loads(fields[b"g"])["game"] == game.id:
-            store.redis.xdel(keys.rated("hermit"), stream_id)
-    assert game.id not in [g.game for g in store.ratings.since("hermit")[0]]
-    assert compact(store, game.id) == Compaction.WRITTEN
-    assert [g for g in store.ratings.since("hermit")[0] if g.game == game.id] == listed
-    assert compact(store, game.id) == Compaction.COMPACTED
-    assert store.ratings.ended(game.id, "hermit", listed[0].seq, listed[0].ranks)  # once more
-    assert [g.game for g in store.ratings.since("hermit")[0]].count(game.id) == 1
-
