@@ -145,7 +145,8 @@ def _folds(path) -> list[str]:
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("engine"):
             found += [f"imports {node.module}.{a.name}" for a in node.names
-                      if a.name in FOLDING or node.module.startswith(FOLDING_MODULES)]
+                      if a.name in FOLDING
+                      or f"{node.module}.{a.name}".startswith(FOLDING_MODULES)]
         elif isinstance(node, ast.Import):
             found += [f"imports {a.name}" for a in node.names
                       if a.name.startswith(FOLDING_MODULES)]
@@ -166,6 +167,8 @@ def test_a_fold_in_the_store_is_found(tmp_path):
                       "    game = log.rules(entries[0])\n"
                       "    return log.state_at(game, table, entries)\n")
     assert _folds(source) == ["calls .rules() at line 4", "calls .state_at() at line 5"]
+    source.write_text("from engine import audit\nfrom engine.log import state_at\n")
+    assert _folds(source) == ["imports engine.audit", "imports engine.log.state_at"]
 
 
 # What only the store's mapper (store/stored.py, and store/packed.py, its part for a record's
