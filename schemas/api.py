@@ -772,6 +772,8 @@ class PlayerRatings(Schema):
 class EventLogQuery(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=HIGHEST_SEQ),
                            metadata={"description": "the entries after this seq"})
+    follow = fields.Boolean(load_default=False, metadata={
+        "description": "follow the log as it is written (NDJSON or server-sent events)"})
 
 
 class EventLog(Schema):

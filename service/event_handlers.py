@@ -14,19 +14,23 @@ import re
 import secrets
 from typing import Any
 
+from flask import Response
+
 from engine import log
 from engine.events import entries as kinds
 from engine.events.evidence import FORMAT, MalformedExport, verify_event
 from engine.events.ratings import rated
 from engine.events.seating import seat_round
 from engine.events.standings import standings
-from engine.game import BadPlayerCount, BadSetup
+from engine.game import SPECTATOR, BadPlayerCount, BadSetup
 from engine.games import GAMES
-from service import handlers, imports
-from service.auth import bearer, seen
+from service import handlers, imports, streams
+from service.audience import Audiences
+from service.auth import Caller, Seen, bearer, seen
 from service.problems import Problem
 from service.signing import Keyring
-from store import Store
+from service.streams import Form
+from store import Store, keys
 from store.events import ORGANISER
 from store.log import Outcome, now
 
@@ -315,6 +319,20 @@ def import_event(store: Store, event_id: str, document: dict[str, Any]
     written = head is None and store.events.load(event_id, entries, revealed[-1]["seed"])
     return (201 if written else 200), {"id": event_id, "version": ours[0], "hash": ours[1],
                                        "games": len(document["games"]), "imported": written}
+
+
+def follow(store: Store, signer: Keyring, audiences: Audiences, event_id: str, after: int,
+           lifetime_s: float, environ: dict[str, Any], form: Form) -> Response:
+    """The event's log followed as it is written, as a game's is (`service.streams`): its
+    rounds seated, its players withdrawn and the results of its games. A game's result is
+    recorded by the first read of the event after the game ended; a follower waiting reads it
+    at each heartbeat, so a result reaches it within one (`HEARTBEAT_S`)."""
+    entries = current(store, signer, event_id)
+    ended = bool(kinds.of_type(entries, kinds.FINISHED))
+    seen = Seen(keys.event_log(event_id), {}, GAMES[entries[0]["game"]], Caller(SPECTATOR),
+                ended)
+    return streams.follow(store, audiences, seen, after, lifetime_s, environ, form,
+                          idle=lambda: current(store, signer, event_id))
 
 
 def log_of(store: Store, signer: Keyring, event_id: str, after: int) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from http import HTTPStatus
 from typing import Any
 
 import orjson
-from flask import Response, request
+from flask import Response, current_app, request
 from werkzeug.routing import BaseConverter
 
 from schemas import api
@@ -131,7 +131,14 @@ def verify(document: dict):
 @bp.response(200, api.EventLog)
 def log(query: dict, event_id: str):
     """The event's own log, hash-chained like a game's: the entries after `after` (one a line
-    with `Accept: application/x-ndjson`)."""
+    with `Accept: application/x-ndjson`), or followed as it is written with `follow` (NDJSON or
+    server-sent events, as a game's log; 503 `followers-full` when the web process serves as
+    many followers as it may)."""
+    if query["follow"]:
+        return event_handlers.follow(
+            store(), keyring(), current_app.extensions["audiences"], event_id, query["after"],
+            current_app.config["FOLLOW_SECONDS"], request.environ,
+            streams.followed_form(request.accept_mimetypes))
     found = event_handlers.log_of(store(), keyring(), event_id, query["after"])
     following = found[-1]["seq"] if found else query["after"]
     return _answered({"entries": found, "next": following}, found, "seq")

@@ -9,7 +9,7 @@ from service import handlers, imports, streams, timeline
 from service.auth import Seen
 from service.headers import NO_STORE
 from service.openapi import game_links
-from service.problems import PROBLEM_JSON, Problem
+from service.problems import PROBLEM_JSON
 from service.web import Blueprint, about_game, answer, by_operator, keyring, known, store
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
@@ -172,17 +172,7 @@ def events(game: Seen, page: dict, headers: dict):
     after = streams.resume_point(page.get("after"), headers.get("last_event_id"))
     form = request.accept_mimetypes.best
     if page["follow"]:
-        # A client that takes any type (`*/*`, or no Accept) gets NDJSON: 406 only when it
-        # takes neither stream (RFC 9110 section 12.5.1).
-        accepted = request.accept_mimetypes
-        form = accepted.best_match([streams.NDJSON, streams.SSE]) if accepted else streams.NDJSON
-        if form not in (streams.NDJSON, streams.SSE):
-            raise Problem(
-                406,
-                "not-acceptable",
-                f"following streams the log: accept {streams.SSE} or {streams.NDJSON}",
-            )
-        stream = streams.LINES if form == streams.NDJSON else streams.EVENTS
+        stream = streams.followed_form(request.accept_mimetypes)
         return streams.follow(store(), current_app.extensions["audiences"], game, after,
                               current_app.config["FOLLOW_SECONDS"], request.environ, stream)
     found, following = handlers.events(store(), game, after, page["limit"])

@@ -30,6 +30,7 @@ import gevent
 import orjson
 from flask import Response
 from gevent.monkey import is_module_patched
+from werkzeug.datastructures import MIMEAccept
 
 from engine import log
 from engine.game import Viewer
@@ -143,7 +144,8 @@ class Followers:
 
 
 def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
-           environ: dict[str, Any], form: Form) -> Response:
+           environ: dict[str, Any], form: Form, idle: Callable[[], object] | None = None
+           ) -> Response:
     """A follow stream's answer, in one of the process's places for followers, or 503
     `followers-full` (its connection closed after it) when none is free. The place and the
     watch on the client's socket are given up once the answer is closed, whether or not its
@@ -159,7 +161,7 @@ def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_
     try:
         client = Client(environ)
         response = form.response(following(store, audiences, seen, after, lifetime_s, client,
-                                           form))
+                                           form, idle))
     except BaseException:
         if places is not None:
             places.give_back()
@@ -168,6 +170,16 @@ def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_
     if places is not None:
         response.call_on_close(places.give_back)
     return response
+
+
+def followed_form(accepted: MIMEAccept) -> Form:
+    """The form a follow stream is written in, by the request's Accept. A client that takes
+    any type (`*/*`, or no Accept) gets NDJSON: 406 only when it takes neither stream (RFC 9110
+    section 12.5.1)."""
+    form = accepted.best_match([NDJSON, SSE]) if accepted else NDJSON
+    if form not in (NDJSON, SSE):
+        raise Problem(406, "not-acceptable", f"following streams the log: accept {SSE} or {NDJSON}")
+    return LINES if form == NDJSON else EVENTS
 
 
 def resume_point(after: int | None, last_event_id: str | None) -> int:
@@ -232,8 +244,11 @@ class Client:
 
 
 def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
-              client: Client, form: Form) -> Iterator[bytes]:
-    """The stream's pieces: entries after `after` as they land, for at most `lifetime_s`.
+              client: Client, form: Form, idle: Callable[[], object] | None = None
+              ) -> Iterator[bytes]:
+    """The stream's pieces: entries after `after` as they land, for at most `lifetime_s`;
+    `idle` is called at each heartbeat of a stream waiting on the hub (an event's follower
+    records the results of its games that ended: `service.event_handlers.follow`).
 
     It reads the log itself until it has caught up, then joins the game's audience, which
     writes to it until it hands it back; where there is no audience to join (not under
@@ -259,6 +274,8 @@ def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifeti
             if finished or client.waiter.gone or time.monotonic() >= deadline:
                 return
             if found == [] and caught_up:
+                if idle is not None:
+                    idle()
                 yield form.heartbeat
     finally:
         client.forget()
