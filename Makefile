@@ -106,4 +106,4 @@ bench: $(STAMP) redis-server
 	$(BIN)/python -m bench.run
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine store service workers schemas cli tests bench
+	$(BIN)/ruff check engine telemetry store service workers schemas cli tests bench

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -69,6 +69,9 @@ class Judging:
     finished: bool
     state: Any  # the stored engine state (encoded), or None when the caller holds it already
     entries: list[dict[str, Any]]  # the log from the last judged submission on
+    # The ids of the requests that posted those submissions, by seq, where the store kept one
+    # beside the entry (`store.log`, field `r`).
+    requests: dict[int, str] = field(default_factory=dict)
 
 
 class Locks:
@@ -111,4 +114,6 @@ class Locks:
             finished=Status.read(status).over,
             state=orjson.loads(state) if state else None,
             entries=[orjson.loads(fields[1]) for _, fields in entries],
+            requests={int(at.partition(b"-")[0]): fields[5].decode()
+                      for at, fields in entries if len(fields) > 5 and fields[4] == b"r"},
         )
