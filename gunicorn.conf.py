@@ -36,11 +36,14 @@ from gevent import monkey
 monkey.patch_all()
 
 import os  # noqa: E402
+import shutil  # noqa: E402
 import tempfile  # noqa: E402
 
-# Before prometheus_client is imported (by the app's modules below): it chooses then.
+# Before prometheus_client is imported (by the app's modules below): it chooses then. A folder
+# made here is the master's, removed as it exits.
+_made = None
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tablelog-metrics-")
+    _made = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tablelog-metrics-")
 
 from gunicorn import glogging, util  # noqa: E402
 from prometheus_client import multiprocess  # noqa: E402
@@ -82,6 +85,11 @@ logger_class = JsonLogger
 def child_exit(server, worker) -> None:
     """A web process that exited: its live gauges are no longer summed."""
     multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server) -> None:
+    if _made is not None:
+        shutil.rmtree(_made, ignore_errors=True)
 
 
 def _write_problem(sock, status: int, reason: str, message: str) -> None:

@@ -26,6 +26,7 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
+from service import traced
 from service.at_once import AtOnce
 from service.audience import Audiences
 from service.headers import Headed
@@ -100,6 +101,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["audiences"] = Audiences(app.extensions["store"].hub)
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
+    traced.register(app)
     app.before_request(web.refuse_large_bodies)
     limits.register(app)
     openapi.register(app, games.bp, moves.bp, audits.bp, meta.bp)

@@ -188,10 +188,11 @@ def _sample(app: Any, followers: Followers) -> None:
     """Write what the process holds to its metrics, every `_SAMPLE_S`, for as long as it
     lives."""
     hub, audiences = app.extensions["store"].hub, app.extensions["audiences"]
-    FOLLOWERS_MOST.set(followers.most)
+    following, waiting = FOLLOWING.labels("web"), WAITING.labels("web")
+    FOLLOWERS_MOST.labels("web").set(followers.most)
     while True:
-        FOLLOWING.set(followers.held)
-        WAITING.set(waiting_now(hub.following(), audiences.following()))
+        following.set(followers.held)
+        waiting.set(waiting_now(hub.following(), audiences.following()))
         gevent.sleep(_SAMPLE_S)
 
 

@@ -21,28 +21,40 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from flask import Flask, request
+
 from telemetry import logs
 from telemetry.metrics import REQUEST_SECONDS
 
-# The environ's key for the route of a request the app answers without Flask's dispatch
-# (`service.express`); Flask's own requests have their URL rule.
-ROUTE = "tablelog.route"
 _UNMATCHED = "unmatched"  # a path no route takes (a 404)
 _HEADER = "X-Request-Id"
 _log = logging.getLogger("tablelog.web")
 
 
 def note(**fields: Any) -> None:
-    """Add fields (a move's seq and outcome) to the line of the request being answered."""
-    request = logs.REQUEST.get()
-    if request is not None:
-        request.update(fields)
+    """Add fields (its route, a move's seq and outcome) to the line of the request being
+    answered."""
+    found = logs.REQUEST.get()
+    if found is not None:
+        found.update(fields)
+
+
+def register(app: Flask) -> None:
+    """Each request Flask routes notes its route (its URL rule) and the game it is about."""
+    app.before_request(_routed)
+
+
+def _routed() -> None:
+    rule = request.url_rule
+    if rule is not None:
+        game = (request.view_args or {}).get("game_id")
+        note(route=rule.rule, **({} if game is None else {"game": game}))
 
 
 def current_id() -> str | None:
     """The id of the request being answered, None outside one."""
-    request = logs.REQUEST.get()
-    return None if request is None else request["request_id"]
+    found = logs.REQUEST.get()
+    return None if found is None else found["request_id"]
 
 
 class Traced:
@@ -55,8 +67,8 @@ class Traced:
                  ) -> Iterable[bytes]:
         began = time.perf_counter()
         rid = logs.request_id(environ.get("HTTP_X_REQUEST_ID"))
-        request: dict[str, Any] = {"request_id": rid}
-        token = logs.REQUEST.set(request)
+        fields: dict[str, Any] = {"request_id": rid}
+        token = logs.REQUEST.set(fields)
         status = ["500"]
 
         def started(line: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
@@ -68,21 +80,8 @@ class Traced:
             return self.app(environ, started)
         finally:
             took = time.perf_counter() - began
-            route, game = _route(environ)
+            route = fields.setdefault("route", _UNMATCHED)
             REQUEST_SECONDS.labels(route, environ["REQUEST_METHOD"], status[0]).observe(took)
-            if game is not None:
-                request.setdefault("game", game)
-            logs.event(_log, "request", method=environ["REQUEST_METHOD"], route=route,
+            logs.event(_log, "request", method=environ["REQUEST_METHOD"],
                        status=int(status[0]), ms=round(took * 1000, 2))
             logs.REQUEST.reset(token)
-
-
-def _route(environ: dict[str, Any]) -> tuple[str, str | None]:
-    """The route a request took (its URL rule), and the game it was about, if any."""
-    if (route := environ.get(ROUTE)) is not None:
-        return route, None  # the lane notes its game itself
-    request = environ.get("werkzeug.request")
-    rule = getattr(request, "url_rule", None)
-    if rule is None:
-        return _UNMATCHED, None
-    return rule.rule, (request.view_args or {}).get("game_id")

@@ -35,15 +35,19 @@ REFUSALS = Counter(
     "Requests refused with a problem+json, by status and code (rate-limited,"
     " too-many-connections, followers-full, a rule's code on a move rejected...)",
     ["status", "code"])
+# Per live web process (a `pid` label each): labelled `process="web"` so that only the
+# processes setting them export them (an unlabelled gauge is exported by every process
+# importing this module, as 0).
 FOLLOWERS = Gauge(
-    "tablelog_followers", "Follow streams a web process serves now", multiprocess_mode="liveall")
+    "tablelog_followers", "Follow streams a web process serves now", ["process"],
+    multiprocess_mode="liveall")
 FOLLOWERS_MOST = Gauge(
-    "tablelog_followers_most", "Follow streams a web process may serve at once",
+    "tablelog_followers_most", "Follow streams a web process may serve at once", ["process"],
     multiprocess_mode="liveall")
 WAITING = Gauge(
     "tablelog_waiting_requests",
     "Requests a web process holds waiting on a game's log (verdict waits and followers)",
-    multiprocess_mode="liveall")
+    ["process"], multiprocess_mode="liveall")
 SIGNING_SECONDS = Histogram(
     "tablelog_signing_seconds", "Time to sign a receipt (Ed25519), in the web",
     buckets=_SIGNING)
