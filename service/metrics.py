@@ -61,8 +61,8 @@ def _check_allowed(address: str | None, authorization: str | None, token: str | 
         raise Problem(403, "metrics-forbidden", (
             "/metrics answers 127.0.0.1 alone: the operator may set TABLELOG_METRICS_TOKEN for"
             " scrapes from elsewhere"))
-    given = (authorization or "").removeprefix("Bearer ").encode()
-    if not hmac.compare_digest(given, token.encode()):
+    scheme, _, given = (authorization or "").partition(" ")
+    if scheme != "Bearer" or not hmac.compare_digest(given.encode(), token.encode()):
         raise Problem(403, "metrics-forbidden", (
             "/metrics answers 127.0.0.1, or a scrape carrying the operator's metrics token"
             " (Authorization: Bearer)"))

@@ -21,7 +21,7 @@ import os
 import secrets
 import sys
 import time
-from typing import Any
+from typing import Any, TextIO
 
 import orjson
 
@@ -106,23 +106,24 @@ class Readable(logging.Formatter):
         return "\n".join(filter(None, (f"{head}  {rest}" if rest else head, error)))
 
 
-def formatter() -> logging.Formatter:
-    """JSON lines, unless stderr is a terminal or TABLELOG_LOG_FORMAT says `text`."""
+def formatter(stream: TextIO) -> logging.Formatter:
+    """JSON lines, unless `stream` is a terminal or TABLELOG_LOG_FORMAT says `text`."""
     chosen = os.environ.get("TABLELOG_LOG_FORMAT", "")
-    if chosen == "text" or (chosen != "json" and sys.stderr.isatty()):
+    if chosen == "text" or (chosen != "json" and stream.isatty()):
         return Readable()
     return JsonLines()
 
 
-def setup(process: str) -> str:
-    """Send every logger's lines to stderr through one handler, as JSON lines (or readable
-    ones); `process` names the process on each line (web, worker, auditor). The level set
-    (LOG_LEVEL, INFO by default) is answered."""
+def setup(process: str, stream: TextIO | None = None) -> str:
+    """Send every logger's lines to `stream` (stderr) through one handler, as JSON lines (or
+    readable ones); `process` names the process on each line (web, worker, auditor). The
+    level set (LOG_LEVEL, INFO by default) is answered."""
     global _process
     _process = process
     level = os.environ.get("LOG_LEVEL", "INFO").upper()
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(formatter())
+    stream = sys.stderr if stream is None else stream
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(formatter(stream))
     root = logging.getLogger()
     for old in root.handlers[:]:
         root.removeHandler(old)
