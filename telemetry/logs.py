@@ -45,12 +45,12 @@ def request_id(sent: str | None) -> str:
 
 
 def _draw_prefix() -> None:
-    global _prefix
-    _prefix = secrets.token_hex(4) + "-"
+    global _prefix, _pid
+    _prefix, _pid = secrets.token_hex(4) + "-", os.getpid()
 
 
 _made = itertools.count(1)
-_prefix = ""
+_prefix, _pid = "", 0
 _draw_prefix()
 os.register_at_fork(after_in_child=_draw_prefix)  # gunicorn forks its web processes
 
@@ -68,7 +68,7 @@ def fields_of(record: logging.LogRecord) -> dict[str, Any]:
         "at": _at(record.created),
         "level": record.levelname.lower(),
         "process": _process,
-        "pid": record.process,
+        "pid": _pid,
         "logger": record.name,
         "event": record.getMessage(),
     }
@@ -82,9 +82,18 @@ def fields_of(record: logging.LogRecord) -> dict[str, Any]:
 
 
 def _at(created: float) -> str:
+    """ISO 8601 in UTC, to the millisecond: the part up to the second formatted once a second
+    (strftime is most of a line's cost otherwise)."""
+    global _second
     whole = int(created)
-    second = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
-    return f"{second}.{int((created - whole) * 1000):03d}Z"
+    second = _second
+    if second[0] != whole:
+        second = _second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
+    return f"{second[1]}.{int((created - whole) * 1000):03d}Z"
+
+
+# The second `_at` formatted last, and its text: one tuple, so that threads read a pair.
+_second: tuple[int, str] = (-1, "")
 
 
 class JsonLines(logging.Formatter):
@@ -120,6 +129,10 @@ def setup(process: str, stream: TextIO | None = None) -> str:
     level set (LOG_LEVEL, INFO by default) is answered."""
     global _process
     _process = process
+    # What no line holds, not gathered for every record: the caller's frame (a walk up the
+    # stack), the thread's and the process's names (the pid is kept here, once a process).
+    logging._srcfile = None
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     level = os.environ.get("LOG_LEVEL", "INFO").upper()
     stream = sys.stderr if stream is None else stream
     handler = logging.StreamHandler(stream)
