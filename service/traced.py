@@ -62,6 +62,8 @@ class Traced:
 
     def __init__(self, app: Callable[..., Iterable[bytes]]):
         self.app = app
+        # Each (route, method, status)'s histogram, looked up once: a few dozen of them.
+        self._timers: dict[tuple[str, str, str], Any] = {}
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
                  ) -> Iterable[bytes]:
@@ -80,8 +82,12 @@ class Traced:
             return self.app(environ, started)
         finally:
             took = time.perf_counter() - began
-            route = fields.setdefault("route", _UNMATCHED)
-            REQUEST_SECONDS.labels(route, environ["REQUEST_METHOD"], status[0]).observe(took)
-            logs.event(_log, "request", method=environ["REQUEST_METHOD"],
-                       status=int(status[0]), ms=round(took * 1000, 2))
+            method, route = environ["REQUEST_METHOD"], fields.setdefault("route", _UNMATCHED)
+            key = (route, method, status[0])
+            timer = self._timers.get(key)
+            if timer is None:
+                timer = self._timers[key] = REQUEST_SECONDS.labels(*key)
+            timer.observe(took)
+            logs.event(_log, "request", method=method, status=int(status[0]),
+                       ms=round(took * 1000, 2))
             logs.REQUEST.reset(token)
