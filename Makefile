@@ -81,7 +81,12 @@ stop-redis:
 
 # With REDIS_URL unset, the project's own Redis (above). Receipts are signed with the key in
 # .run/redis/<port>/ (made on the first start, mode 0600; service/signing.py) unless
-# TABLELOG_SIGNING_KEY_FILE or TABLELOG_SIGNING_KEY names another.
+# TABLELOG_SIGNING_KEY_FILE or TABLELOG_SIGNING_KEY names another. Every process writes its
+# metrics in one folder, its metrics files removed first (.run/metrics/<port>/, unless
+# PROMETHEUS_MULTIPROC_DIR names another), so that /metrics counts them all; their log lines are readable ones when
+# make runs in a terminal (honcho's pipes are none), JSON lines otherwise.
+METRICS_DIR := $(abspath .run/metrics/$(PORT))
+
 run: $(RUN_STAMP) redis-server
 	@if [ -z "$$REDIS_URL" ]; then \
 	  $(MAKE) --no-print-directory redis && export REDIS_URL=redis://127.0.0.1:$(REDIS_PORT)/0; \
@@ -89,6 +94,9 @@ run: $(RUN_STAMP) redis-server
 	if [ -z "$$TABLELOG_SIGNING_KEY_FILE$$TABLELOG_SIGNING_KEY" ]; then \
 	  export TABLELOG_SIGNING_KEY_FILE=$$($(BIN)/python -m service.signing create $(REDIS_DIR)); \
 	fi; \
+	export PROMETHEUS_MULTIPROC_DIR=$${PROMETHEUS_MULTIPROC_DIR:-$(METRICS_DIR)}; \
+	mkdir -p "$$PROMETHEUS_MULTIPROC_DIR" && rm -f "$$PROMETHEUS_MULTIPROC_DIR"/*.db; \
+	if [ -t 2 ] && [ -z "$$TABLELOG_LOG_FORMAT" ]; then export TABLELOG_LOG_FORMAT=text; fi; \
 	exec $(BIN)/honcho start -p $(PORT) -c web=1,worker=2
 
 test: $(STAMP) redis-server chromium valgrind node
@@ -106,4 +114,4 @@ bench: $(STAMP) redis-server
 	$(BIN)/python -m bench.run
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine store service workers schemas cli tests bench
+	$(BIN)/ruff check engine telemetry store service workers schemas cli tests bench

@@ -20,6 +20,13 @@ process (429), and follow streams at most a share of a process's connections (50
 `followers-full` past it, the rest kept for every other request), all set from the environment
 (TABLELOG_BODY_SECONDS, TABLELOG_BODY_RATE, TABLELOG_CONNECTIONS_PER_ADDRESS,
 TABLELOG_FOLLOWERS_SHARE).
+
+Its lines, gunicorn's own included, are JSON lines on stderr (`telemetry.logs`; readable ones in
+a terminal), one a request written by the app itself with its request id (`service.traced`):
+gunicorn's access log stays off. Its processes share PROMETHEUS_MULTIPROC_DIR, so that
+`/metrics` counts every one of them whichever answers: set to a folder of its own when the
+environment names none (the workers' metrics join the web's only in a folder they share: `make
+run` sets one for all of them), and each process's live gauges leave it when it exits.
 """
 
 # Patched before anything below imports the app's modules (ssl and threading among them):
@@ -28,10 +35,25 @@ from gevent import monkey
 
 monkey.patch_all()
 
-from gunicorn import util  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+# Before prometheus_client is imported (by the app's modules below): it chooses then. A folder
+# made here is the master's, removed as it exits.
+_made = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _made = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="tablelog-metrics-")
+
+from gunicorn import glogging, util  # noqa: E402
+from prometheus_client import multiprocess  # noqa: E402
 
 from service.problems import code_of  # noqa: E402
 from service.server import refusal  # noqa: E402
+from telemetry import logs  # noqa: E402
+from telemetry.metrics import REFUSALS  # noqa: E402
+
+logs.setup("web")
 
 worker_class = "service.server.WebProcess"
 
@@ -46,8 +68,34 @@ limit_request_fields = 100
 limit_request_field_size = 8190
 
 
+class JsonLogger(glogging.Logger):
+    """gunicorn's logger, its lines handed to the root logger's handler (`telemetry.logs`)."""
+
+    def setup(self, cfg) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            for handler in log.handlers[:]:
+                log.removeHandler(handler)
+            log.propagate = True
+
+
+logger_class = JsonLogger
+
+
+def child_exit(server, worker) -> None:
+    """A web process that exited: its live gauges are no longer summed."""
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server) -> None:
+    if _made is not None:
+        shutil.rmtree(_made, ignore_errors=True)
+
+
 def _write_problem(sock, status: int, reason: str, message: str) -> None:
-    util.write_nonblock(sock, refusal(status, code_of(status), message))
+    code = code_of(status)
+    REFUSALS.labels(str(status), code).inc()
+    util.write_nonblock(sock, refusal(status, code, message))
 
 
 util.write_error = _write_problem

@@ -66,10 +66,16 @@ def _instructions(tracks: Path, moves: int, out: Path) -> int:
 
 
 def _post(tracks: Path, moves: int) -> None:
-    """Post each game's first `moves` moves, in process: what callgrind counts."""
+    """Post each game's first `moves` moves, in process: what callgrind counts. The web logs
+    and counts as the Procfile's does (gunicorn.conf.py): a JSON line a request, its metrics
+    in a multiprocess folder of its own."""
     setup = json.loads(tracks.read_text())
-    os.environ.update(REDIS_URL=setup["redis"], **out_of_reach())
+    os.environ.update(REDIS_URL=setup["redis"], **out_of_reach(),
+                      PROMETHEUS_MULTIPROC_DIR=str(tracks.parent))
     from service import create_app  # after the environment names the stack's Redis
+    from telemetry import logs
+
+    logs.setup("web")
 
     client = create_app().test_client()
     for track in setup["tracks"]:

@@ -5,6 +5,8 @@ defaults, then `test_config`, then the environment (REDIS_URL, REDIS_CLUSTER_URL
 TABLELOG_* for the rest: TABLELOG_REPLICA_ACKS is "auto", or how many replicas must hold a write
 before it is answered, 0 for none; TABLELOG_REPLICA_ACK_MS how long to wait for them;
 TABLELOG_IMPORT_TOKEN the operator's token for importing games, none by default: no imports;
+TABLELOG_METRICS_TOKEN the operator's token for scraping /metrics from elsewhere than this
+machine, none by default: 127.0.0.1 alone, service.metrics;
 TABLELOG_AUDITS_WAITING how many audits may wait for an auditor before new ones are refused;
 TABLELOG_UPLOADS_AT_ONCE how many uploaded replays one address may have checked at once in a
 web process (service.uploads);
@@ -24,10 +26,12 @@ from flask import Flask
 from flask.json.provider import JSONProvider
 
 from schemas import api
+from service import traced
 from service.at_once import AtOnce
 from service.audience import Audiences
 from service.headers import Headed
 from service.known import Known
+from service.traced import Traced
 from store import Store
 from store.connection import cluster_url, redis_url
 from store.health import forgetting
@@ -65,6 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         games,
         limits,
         meta,
+        metrics,
         moves,
         openapi,
         pages,
@@ -88,6 +93,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REPLICA_ACKS=AUTO,
         REPLICA_ACK_MS=DEFAULT_TIMEOUT_MS,
         IMPORT_TOKEN=None,
+        METRICS_TOKEN=None,
         SIGNING_KEY=None,
         SIGNING_KEY_FILE=None,
         KEYS_FILE=None,
@@ -108,6 +114,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["audiences"] = Audiences(app.extensions["store"].hub)
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
+    traced.register(app)
     app.before_request(web.refuse_large_bodies)
     limits.register(app)
     app.url_map.converters["event"] = events.EventId
@@ -115,5 +122,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                      players.bp)
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)
-    app.wsgi_app = Headed(Express(app))  # type: ignore[method-assign]
+    app.register_blueprint(metrics.bp)
+    app.wsgi_app = Traced(Headed(Express(app)))  # type: ignore[method-assign]
     return app

@@ -33,10 +33,12 @@ from service import moves
 from service.auth import Seen
 from service.limits import asked_of
 from service.problems import Problem
+from service.traced import note
 from service.web import environ_key, largest_body, read_body, read_headers, read_query
 
 _GAMES, _MOVES = "/v1/games/", "/moves"
 _ENDPOINT = "moves.submit"
+_RULE = "/v1/games/<game_id>/moves"  # the route's URL rule, as its metrics name it
 _JSON = "application/json"
 _KEY = environ_key("Authorization")
 
@@ -52,6 +54,7 @@ class Express:
         game = self._known_game(environ)
         if game is None:
             return self.flask(environ, start_response)
+        note(route=_RULE)
         try:
             raw = self._body(environ)
         except Problem as late:

@@ -268,10 +268,11 @@ def submit(
     idempotency_key: str | None,
     wait: float,
     known: Known | None = None,
+    request_id: str | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """Append a move (`known` remembers what its verdict's wait saw of the game); the answer
-    carries the server's receipt for the last entry it knows written (the verdict, or else
-    the submission)."""
+    """Append a move (`known` remembers what its verdict's wait saw of the game; the store
+    keeps `request_id` beside it, for the verdict's log line); the answer carries the server's
+    receipt for the last entry it knows written (the verdict, or else the submission)."""
     meta, game, game_id = seen.meta, seen.game, seen.id
     move = _well_formed(game.name, body["move"])
     try:
@@ -299,6 +300,7 @@ def submit(
         idempotency=(idempotency_key, body_hash) if idempotency_key else None,
         counts=seen.owed.take() if seen.owed else (),
         keyed=meta["keyed"],
+        request=request_id,
     )
     deadline = time.monotonic() + wait
     # Without an expected version or a key the append is written or chained again (games are

@@ -9,7 +9,7 @@ from engine.game import Game
 from engine.games import GAMES
 from schemas import api
 from service.problems import RETRY_AFTER_S, Problem
-from service.streams import FOLLOWERS, Followers
+from service.streams import FOLLOWERS, Followers, waiting_now
 from service.web import Blueprint, answer, keyring, store
 from store.health import memory, pending, persistence
 from workers.queue import audit_queue, queue
@@ -60,7 +60,7 @@ def _following(waiting: dict[str, int], attending: dict[str, int],
     on the hub or in a game's audience (which waits on the hub as one request); the follow
     streams it serves and the most it may (where it counts them)."""
     return {"games": len(waiting.keys() | attending.keys()),
-            "waiting": max(sum(waiting.values()) - len(attending), 0) + sum(attending.values()),
+            "waiting": waiting_now(waiting, attending),
             "streams": None if places is None else places.held,
             "most_streams": None if places is None else places.most}
 

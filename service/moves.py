@@ -8,6 +8,7 @@ from service.auth import Seen
 from service.known import Known
 from service.problems import PROBLEM_JSON, problem_written
 from service.signing import Keyring
+from service.traced import current_id, note
 from service.web import (
     Blueprint,
     about_game,
@@ -68,8 +69,11 @@ def submit(game: Seen):
 def submitted(store: Store, known: Known, signer: Keyring, game: Seen, submission: dict,
               wait: float, key: str | None) -> Written:
     """The answer to a move, read and loaded: this route's, and the express lane's
-    (`service.express`)."""
-    status, verdict = handlers.submit(store, signer, game, submission, key, wait, known)
+    (`service.express`). Its request's id goes with the submission, and its seq and outcome
+    on the request's log line (`service.traced`)."""
+    status, verdict = handlers.submit(store, signer, game, submission, key, wait, known,
+                                      current_id())
+    note(game=game.id, seq=verdict["seq"], outcome=verdict["status"])
     if status == 422:
         return problem_written(422, verdict["code"], verdict["detail"], **_rest(verdict))
     return written(verdict, status, {"Location": f"/v1/games/{game.id}/moves/{verdict['seq']}"})

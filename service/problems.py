@@ -1,4 +1,8 @@
-"""Errors as RFC 9457 problem+json, each with a stable kebab-case `code`."""
+"""Errors as RFC 9457 problem+json, each with a stable kebab-case `code`.
+
+Every problem the app answers is counted by status and code (`telemetry.metrics.REFUSALS`);
+the web's gunicorn worker counts those it writes itself (`service.server`, gunicorn.conf.py).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from service.written import Written
 from store.compacted import Broken
 from store.connection import FULL
 from store.log import OutcomeUnknown
+from telemetry.metrics import REFUSALS
 
 PROBLEM_TYPES = "https://tablelog.example/problems/"
 PROBLEM_JSON = "application/problem+json"
@@ -49,6 +54,7 @@ def problem_response(status: int, code: str, detail: str, **extra: Any) -> Respo
 
 
 def problem_written(status: int, code: str, detail: str, **extra: Any) -> Written:
+    REFUSALS.labels(str(status), code).inc()
     headers = (("Content-Type", PROBLEM_JSON),)
     if status == 503:
         headers += (("Retry-After", RETRY_AFTER_S),)

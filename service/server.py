@@ -28,7 +28,10 @@ from one address and `/healthz` stopped answering). So here:
   fit under it.
 
 The cost on a request is a wrapper and a timer (about 1 us) on a request with a body, and two
-dict updates a connection: nothing on the path of a move grows with the load.
+dict updates a connection: nothing on the path of a move grows with the load. What the process
+holds (its followers, the requests waiting on games' logs) is written to its metrics once a
+second (`telemetry.metrics`), by a greenlet of its own, not by the requests; the connections it
+refuses are counted as they are.
 
 It also hands the app each answer's way past its own writes (`Through`, under `THROUGH` in the
 environ): a followed game's audience (`service.audience`) writes a batch to thousands of
@@ -53,11 +56,15 @@ from service.at_once import AtOnce
 from service.audience import THROUGH
 from service.headers import ALWAYS
 from service.problems import PROBLEM_JSON, Problem, problem_bytes
-from service.streams import FOLLOWERS, Followers
+from service.streams import FOLLOWERS, Followers, waiting_now
+from telemetry.metrics import FOLLOWERS as FOLLOWING
+from telemetry.metrics import FOLLOWERS_MOST, REFUSALS, WAITING
 
 # How long a refused connection is read (and what it sent dropped) after its answer, so that
 # closing it does not reset it before the client has read that answer.
 _LINGER_S, _LINGER_BYTES = 0.5, 64 << 10
+# How often a process writes what it holds to its metrics.
+_SAMPLE_S = 1.0
 # The file descriptors a web process holds besides its clients' connections: its Redis pool
 # (store.connection.POOL_SIZE, 100), the hub's readers, the listening socket, logs.
 _OWN_DESCRIPTORS = 256
@@ -150,6 +157,7 @@ class WebProcess(GeventWorker):
             return app(environ, start_response)
 
         self.wsgi = through
+        gevent.spawn(_sample, app, followers)
 
     def handle(self, listener: Any, client: socket.socket, addr: Any) -> None:
         # A Unix socket's peer has no address: all of them count as one.
@@ -157,6 +165,7 @@ class WebProcess(GeventWorker):
         if not self.most:
             super().handle(listener, client, addr)
         elif not self.held.enter(peer):
+            REFUSALS.labels("429", "too-many-connections").inc()
             _refuse(client, self.too_many)
         else:
             try:
@@ -173,6 +182,18 @@ class WebProcess(GeventWorker):
             return super().handle_request(listener_name, req, sock, addr)
         finally:
             req.body = body
+
+
+def _sample(app: Any, followers: Followers) -> None:
+    """Write what the process holds to its metrics, every `_SAMPLE_S`, for as long as it
+    lives."""
+    hub, audiences = app.extensions["store"].hub, app.extensions["audiences"]
+    following, waiting = FOLLOWING.labels("web"), WAITING.labels("web")
+    FOLLOWERS_MOST.labels("web").set(followers.most)
+    while True:
+        following.set(followers.held)
+        waiting.set(waiting_now(hub.following(), audiences.following()))
+        gevent.sleep(_SAMPLE_S)
 
 
 def _refuse(client: socket.socket, answer: bytes) -> None:

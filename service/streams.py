@@ -143,6 +143,13 @@ class Followers:
             self.held -= 1
 
 
+def waiting_now(waiting: dict[str, int], attending: dict[str, int]) -> int:
+    """The requests a web process holds waiting on games' logs, from those waiting on its hub
+    (`Hub.following`) and the members of its audiences (`Audiences.following`): an audience
+    waits on the hub as one request."""
+    return max(sum(waiting.values()) - len(attending), 0) + sum(attending.values())
+
+
 def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
            environ: dict[str, Any], form: Form, idle: Callable[[], object] | None = None
            ) -> Response:

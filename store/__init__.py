@@ -208,4 +208,4 @@ class _Sent(NamedTuple):
 
 def _marked(chained: Chained) -> Marked:
     """The submission `chained` appends, as the bell carries it to a drain."""
-    return Marked(chained.version + 1, chained.hash, chained.first)
+    return Marked(chained.version + 1, chained.hash, chained.first, chained.request)

@@ -354,6 +354,10 @@ class Compacted:
         """List a game that just ended, to be compacted."""
         self.redis.zadd(keys.ENDED, {game_id: time.time()}, nx=True)
 
+    def backlog(self) -> int:
+        """The ended games listed for compaction and not compacted yet."""
+        return self.redis.zcard(keys.ENDED)
+
     def take(self, most: int, after_s: float, lease_s: float) -> list[str]:
         """Up to `most` games that ended at least `after_s` ago (or whose lease lapsed), each
         leased for `lease_s`."""

@@ -67,6 +67,12 @@ def pending(client: redis.Redis) -> Pending:
     )
 
 
+def used_memory(client: redis.Redis) -> tuple[int, int]:
+    """Redis's `used_memory` and `maxmemory` (0: no limit), in bytes, with no probe."""
+    found = client.info("memory")
+    return found["used_memory"], found["maxmemory"]
+
+
 def memory(client: redis.Redis) -> Memory:
     """Redis's memory, and whether it takes a write (a probe that lapses at once)."""
     found = client.info("memory")

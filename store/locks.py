@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -12,7 +12,7 @@ import redis
 
 from store import keys
 from store.batch import Answer, Batch
-from store.stored import Field, Status, decode_meta, entry_from
+from store.stored import Field, Status, decode_meta, entry_from, request_of
 
 # Shorter than a claim (`store.scheduler.CLAIM_S`): when the claim of a judge that died lapses,
 # the game is unlocked for the next.
@@ -68,6 +68,9 @@ class Judging:
     finished: bool
     state: Any  # the stored engine state (encoded), or None when the caller holds it already
     entries: list[dict[str, Any]]  # the log from the last judged submission on
+    # The ids of the requests that posted those submissions, by seq, where the store kept one
+    # beside the entry (`store.log`, field `r`).
+    requests: dict[int, str] = field(default_factory=dict)
 
 
 class Locks:
@@ -110,4 +113,6 @@ class Locks:
             finished=Status.read(status).over,
             state=orjson.loads(state) if state else None,
             entries=[entry_from(fields[1]) for _, fields in entries],  # ENTRY's value
+            requests={int(at.partition(b"-")[0]): request
+                      for at, fields in entries if (request := request_of(fields)) is not None},
         )

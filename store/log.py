@@ -9,7 +9,10 @@ A submission's stream entry carries, beside the entry itself (field `e`), a nonc
 (field `n`, read by nothing else): an append sent again after its answer was lost (redis-py's
 cluster client does so when a connection drops) finds its nonce where it meant to write, and is
 answered as written instead of appending the move twice. Two clients posting the same move at
-the same millisecond make identical entries, so the entry alone could not tell.
+the same millisecond make identical entries, so the entry alone could not tell. It may also
+carry the id of the request that posted it (field `r`, `X-Request-Id`), off the chain: no
+hash covers it and no read of the log returns it; the worker judging the move names it in its
+verdict's log line (`store.locks.Judging.requests`).
 """
 
 from __future__ import annotations
@@ -34,16 +37,16 @@ from store.batch import Answer, Batch
 from store.compacted import Compacted
 from store.counts import Count
 from store.projections import Projection
-from store.stored import ENTRY, NONCE, Field, Status, entries_of, entry_bytes, entry_from
+from store.stored import ENTRY, NONCE, REQUEST, Field, Status, entries_of, entry_bytes, entry_from
 
 # ARGV[1] is one JSON object: `based_on` and `based_on_hash` (the version and last hash the
 # entries were chained onto),
 # `entries` (how many), `hash` (the last one's), `verdicts` ([submission seq, verdict seq]
 # pairs), and when they apply `expected_version`, `idempotency` ({key, body_hash}),
-# `submitted` (a submission's seq), `nonce` (stored beside a
-# submission's first entry) and `counts` (the rate limits' counts the request takes, each
-# {window, most, hit}, whose keys are KEYS[7..]: they are taken first, whatever the append
-# comes to), `keyed` (how many seats had registered a key when the writer last read the game:
+# `submitted` (a submission's seq), `nonce` (stored beside a submission's first entry, and
+# `request`, its request's id, beside it) and `counts` (the rate limits' counts the request
+# takes, each {window, most, hit}, whose keys are KEYS[7..]: they are taken first, whatever the
+# append comes to), `keyed` (how many seats had registered a key when the writer last read the game:
 # should a seat have registered one since, the append is refused, as a submission's signature
 # was checked against keys no longer all of them) and `meta` (fields of the meta hash a
 # registration sets with its entry, which changes no state: projections describing the log
@@ -55,7 +58,7 @@ from store.stored import ENTRY, NONCE, Field, Status, entries_of, entry_bytes, e
 # append did not write to. The proj hash's status is named by its owner, store.projections.
 _APPEND = (f"local STATUS, FINISHED, ABANDONED = '{Field.STATUS}', '{Status.FINISHED}',"
            f" '{Status.ABANDONED}'\nlocal AT = '{Field.AT}'\n"
-           f"local ENTRY, NONCE = '{ENTRY}', '{NONCE}'\n") + """
+           f"local ENTRY, NONCE, REQUEST = '{ENTRY}', '{NONCE}', '{REQUEST}'\n") + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
 local fields_from = a.entries + 2
@@ -114,7 +117,10 @@ local function append()
     if redis.call('HEXISTS', index, pair[1]) == 1 then return {'judged', tostring(pair[1])} end
   end
   for k = 1, a.entries do
-    if k == 1 and a.nonce then
+    if k == 1 and a.nonce and a.request then
+      redis.call('XADD', log, (version + k) .. '-0', ENTRY, ARGV[k + 1], NONCE, a.nonce,
+                 REQUEST, a.request)
+    elseif k == 1 and a.nonce then
       redis.call('XADD', log, (version + k) .. '-0', ENTRY, ARGV[k + 1], NONCE, a.nonce)
     else
       redis.call('XADD', log, (version + k) .. '-0', ENTRY, ARGV[k + 1])
@@ -252,6 +258,7 @@ class Writing:
     counts: tuple[Count, ...] = ()  # the rate limits' counts the request takes with it
     keyed: int | None = None  # the seat keys the writer knew of (None: not checked)
     meta: tuple[tuple[str, str], ...] = ()  # meta fields set with the entries
+    request: str | None = None  # a submission's request id, kept beside it off the chain
 
     def again(self) -> Writing:
         """The same entries sent again after a refusal: its counts were taken already."""
@@ -279,6 +286,8 @@ class Writing:
         if self.submission:
             args["submitted"] = version + 1
             args["nonce"] = nonce
+            if self.request:
+                args["request"] = self.request
         if self.expected_version is not None:
             args["expected_version"] = self.expected_version
         if self.idempotency:
@@ -299,7 +308,7 @@ class Writing:
             orjson.dumps(args),
             *(entry_bytes(e) for e in entries),
             *itertools.chain.from_iterable(fields.items()),
-        ], args["hash"], len(entries))
+        ], args["hash"], len(entries), self.request)
 
 
 def _nonce() -> str:
@@ -327,6 +336,7 @@ class Chained:
     args: list[bytes | str]
     hash: str  # the last entry's
     entries: int
+    request: str | None = None  # the id of the request posting it, when a submission
 
     @property
     def head(self) -> tuple[int, str]:

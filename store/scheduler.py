@@ -82,7 +82,9 @@ end
 # Mark a game dirty and ring the bell for a drain waiting for work: the bell names the game, so
 # that the drain it wakes reads that game along with its claim, and carries the submission it
 # was marked for (ARGV[2]), so that a drain holding the game's state judges it without reading
-# (`Marked`). One token is enough to wake a waiter, so the bell never holds more. ARGV[1] is
+# (`Marked`), and the id of the request that posted it (ARGV[3], when there is one), for the
+# verdict's log line. One token is enough to wake a waiter, so the bell never holds more.
+# ARGV[1] is
 # {"now", "game", "flag_s", "unless_claimed", "seq", "mark"}: with `unless_claimed`, a game
 # that a drain has claimed is left to it (a reader reminding the scheduler of a pending move);
 # `seq` and `mark` name the submission (the marks hash KEYS[4] keeps the latest one's); without
@@ -98,6 +100,7 @@ if a.game and not (a.unless_claimed and redis.call('ZSCORE', KEYS[2], a.game)) t
       redis.call('HSET', KEYS[4], a.game, a.mark)
     end
     rung = a.game .. '\\n' .. ARGV[2]
+    if ARGV[3] then rung = rung .. '\\n' .. ARGV[3] end
   end
   redis.call('LPUSH', KEYS[3], rung)
   redis.call('LTRIM', KEYS[3], 0, 0)
@@ -176,6 +179,7 @@ class Marked(NamedTuple):
     seq: int
     hash: str
     entry: bytes  # as appended: its canonical JSON
+    request: str | None = None  # the id of the request that posted it
 
     @property
     def mark(self) -> str:
@@ -187,6 +191,7 @@ class Ring(NamedTuple):
 
     game: str
     submission: bytes | None
+    request: str | None = None  # the id of the request that posted the submission
 
 
 class Claim(NamedTuple):
@@ -259,8 +264,10 @@ class Scheduler:
         rang = self.redis.blpop([keys.BELL], timeout=timeout_s)
         if rang is None:
             return None
-        game, _, submission = rang[1].partition(b"\n")
-        return Ring(game.decode(), submission or None)
+        # The entry is canonical JSON: no newline in it.
+        game, _, carried = rang[1].partition(b"\n")
+        submission, _, request = carried.partition(b"\n")
+        return Ring(game.decode(), submission or None, request.decode() or None)
 
     def queue_claim(self, batch: Batch, slot: int, worker: str = _QUEUED, count: int = 1,
                     settling: Settling | None = None) -> Answer[list[Claim]]:
@@ -358,4 +365,6 @@ def _marking(game_id: str | None, unless_claimed: bool, marked: Marked | None = 
     if marked is not None:
         args.update(seq=marked.seq, mark=marked.mark)
     carried = [orjson.dumps(args)] + ([] if marked is None else [marked.entry])
+    if marked is not None and marked.request:
+        carried.append(marked.request.encode())
     return [keys.DIRTY, keys.CLAIMED, keys.BELL, keys.MARKS, *_flags()], carried

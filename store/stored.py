@@ -3,7 +3,8 @@
 The one mapper between what the store's callers hand it and read back (entries, metas, states,
 typed records) and the bytes Redis holds:
 - a log entry in its stream (`entry_bytes`, `entries_of`): its JSON, keys sorted at every depth,
-  in field `ENTRY`, and beside a submission's the nonce of its append in field `NONCE`;
+  in field `ENTRY`, and beside a submission's the nonce of its append in field `NONCE` and
+  its request's id in field `REQUEST` (`request_of`);
 - a compacted record's text (`record_text`, `record_parts`): a header line, a line per span of
   entries packed (`store.packed`, this module's part for the entries of a record), the final
   state's line and the score's; and a span's entries read back as the stream held them, each
@@ -75,9 +76,19 @@ def state_json(state: Any) -> str:
     return orjson.dumps(state, default=codec.encode, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-# A log entry's stream fields: the entry, and beside a submission's the nonce of its append.
-ENTRY, NONCE = "e", "n"
-_ENTRY = ENTRY.encode()
+# A log entry's stream fields: the entry, and beside a submission's the nonce of its append
+# and the id of the request that posted it (off the chain: the worker's verdict line names it).
+ENTRY, NONCE, REQUEST = "e", "n", "r"
+_ENTRY, _REQUEST = ENTRY.encode(), REQUEST.encode()
+
+
+def request_of(fields: list[bytes]) -> str | None:
+    """The request id beside an entry in its stream, from the flat list of its fields (as a
+    script answers an XRANGE), if one was written."""
+    for i in range(0, len(fields) - 1, 2):
+        if fields[i] == _REQUEST:
+            return fields[i + 1].decode()
+    return None
 
 
 def entry_bytes(entry: Mapping[str, Any], as_created: bool = False) -> bytes:

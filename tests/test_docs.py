@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import ROOT
 
 DOCS = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
-OURS = "engine|store|service|workers|schemas|cli|tests|bench"
+OURS = "engine|telemetry|store|service|workers|schemas|cli|tests|bench"
 PATH = re.compile(rf"`((?:{OURS})/[A-Za-z0-9_./-]+)`")
 NAME = re.compile(rf"`((?:{OURS})(?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
 

@@ -11,19 +11,21 @@ import pytest
 
 from tests.conftest import ROOT
 
-OURS = {"engine", "store", "workers", "service", "schemas", "cli", "tests", "bench"}
+OURS = {"engine", "telemetry", "store", "workers", "service", "schemas", "cli", "tests", "bench"}
 # What each layer may import of ours, by module name prefix.
 ALLOWED = {
     "engine": ("engine",),
-    "store": ("engine", "store"),
-    "workers": ("engine", "store", "workers"),
+    # What the processes tell their operator (logs, metrics): beside the engine, apart from it.
+    "telemetry": ("telemetry",),
+    "store": ("engine", "store", "telemetry"),
+    "workers": ("engine", "store", "workers", "telemetry"),
     "schemas": ("engine", "schemas"),
-    "service": ("engine", "store", "schemas", "service", "workers.queue"),
+    "service": ("engine", "store", "schemas", "service", "workers.queue", "telemetry"),
     # The command line speaks to a server over HTTP; the engine is there to verify offline.
     # Its backup and restore alone talk to the store itself, as the workers do.
     "cli": ("engine", "cli", "store.backups"),
     # The benchmarks measure the real processes; what they share with the tests lives in bench/.
-    "bench": ("engine", "store", "workers", "service", "schemas", "cli", "bench"),
+    "bench": ("engine", "store", "workers", "service", "schemas", "cli", "bench", "telemetry"),
 }
 
 

@@ -13,10 +13,15 @@ The process outlives Redis: when Redis goes away (RQ's loop then quits, or raise
 Redis with a capped backoff, logging each attempt, and starts a new RQ loop. Its heartbeat
 (`workers.presence`), from its first second on and whatever the loop does, takes up the work
 that dead workers or a lost Redis left unfinished. Only SIGTERM or SIGINT stops it.
+
+It logs JSON lines, RQ's own included (`telemetry.logs`; LOG_LEVEL, INFO by default: a line a
+verdict), and writes its metrics where PROMETHEUS_MULTIPROC_DIR says (`telemetry.metrics`),
+for the web's `/metrics` to answer; its per-process values are dropped when it exits.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import signal
@@ -31,6 +36,7 @@ from rq.serializers import JSONSerializer
 from store import Store
 from store.connection import FULL, cluster_url, redis_url
 from store.health import forgetting
+from telemetry import logs
 from workers import jobs, presence  # jobs: loaded now, or the first job would wait for the engine
 from workers.queue import audit_queue, queue
 
@@ -42,7 +48,6 @@ _RQ_TTL_S = 20
 _BACKOFF_S = (0.1, 2.0)
 # Where the idle scheduling class is missing, the lowest priority there is.
 _AUDITOR_NICENESS = 19
-_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
 _log = logging.getLogger("workers")
 
 
@@ -61,6 +66,8 @@ class _Worker(SimpleWorker):
 
 def main(args: list[str]) -> None:
     auditing = args[:1] == ["audits"]
+    level = logs.setup("auditor" if auditing else "worker")
+    _forget_metrics_at_exit()
     store = Store.connect(redis_url(), cluster_url())
     connection = store.queues
     if warning := forgetting(store.redis):
@@ -80,7 +87,7 @@ def main(args: list[str]) -> None:
                 store.scheduler.free_slots(presence.me())
             worker = _Worker(queues, connection=connection, serializer=JSONSerializer,
                              worker_ttl=_RQ_TTL_S, maintenance_interval=_UPKEEP_S)
-            worker.work(logging_level=_LEVEL)
+            worker.work(logging_level=level)
         except FULL:
             # RQ registers the worker (a write) before anything: it fails until memory frees.
             _log.warning("Redis is full (maxmemory): the worker loop starts again in %.0f s",
@@ -95,6 +102,16 @@ def main(args: list[str]) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         _log.warning("the worker loop ended without being asked to stop: starting it again")
         time.sleep(pause)  # a loop failing at once for another reason must not spin
+
+
+def _forget_metrics_at_exit() -> None:
+    """This process's live gauges leave the multiprocess folder with it (its counters stay,
+    summed into every later scrape)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        pid = os.getpid()
+        atexit.register(multiprocess.mark_process_dead, pid)
 
 
 def _enter_creations(store: Store) -> None:
@@ -137,5 +154,4 @@ def _wait_for_redis(connection: redis.Redis) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(level=_LEVEL, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     main(sys.argv[1:])

@@ -16,8 +16,10 @@ A turn of the loop finds work, reads what it must, judges, commits and settles:
    entry when it ends and its projections (one atomic append), its lock's release, and how far
    its log's submissions reach.
 4. **Commit**: one round trip, which also counts the games waiting.
-5. **Settle** (`settle`): keep the state each commit left; a game submitted to while it was
-   judged is judged again next turn, its claim still held; the claims on the others are
+5. **Settle** (`settle`): tell each verdict written (a log line naming its game, seq, outcome
+   and the request that posted it, and its latency from the submission's time to the commit,
+   `telemetry.metrics`: no round trip); keep the state each commit left; a game submitted to
+   while it was judged is judged again next turn, its claim still held; the claims on the others are
    released, and the games judged as handed over unmarked, by the next claim (`Settling`), not
    by a round trip of their own. A game that cannot be judged now must not stop the drain for
    every other game: locked by another worker (judging it, or dead while judging it), its claim
@@ -36,15 +38,19 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import NamedTuple
 
 from redis.exceptions import RedisError
 
+from engine.log import ACCEPTED
 from store import Store
 from store.batch import Answer, Batch
 from store.locks import Judging, Locked
 from store.log import Appended, Outcome
 from store.scheduler import AT_ONCE, WAIT_AT_ONCE_S, Claim, Ring, Settling
+from telemetry import logs
+from telemetry.metrics import VERDICT_SECONDS, VERDICTS
 from workers import validation
 from workers.queue import enqueue_drain
 from workers.validation import STATES, Handed, Held, States, Verdicts
@@ -93,6 +99,7 @@ class Turn:
     # judging failed.
     left: dict[str, float | None] = field(default_factory=dict)
     written: int = 0  # verdicts
+    committed_at: float = 0.0  # when its commit was answered (time.time())
 
 
 class Drain:
@@ -145,6 +152,7 @@ class Drain:
         turn = self.judge(work.handed, reads, commit)
         waiting = self.store.scheduler.queue_waiting(commit)
         commit.run()
+        turn.committed_at = time.time()
         self.settle(turn)
         self.quiet = waiting.value == 0
         return turn
@@ -195,6 +203,8 @@ class Drain:
         for part in turn.commits:
             written = self._kept(part)
             turn.written += written
+            if written:
+                _tell(part.game, part.verdicts, turn.committed_at or time.time())
             # Verdicts on submissions read from the log, refused as the log moved and not
             # chained again (`_kept`), are owed still, whatever moved it (a handed-over one's
             # game stays marked, and is claimed).
@@ -331,6 +341,17 @@ class Drain:
         """What this drain is done with, handed to the claim that settles it."""
         settling, self.settling = self.settling, Settling()
         return settling
+
+
+def _tell(game_id: str, verdicts: Verdicts, committed_at: float) -> None:
+    """Each posted move's verdict, written: its log line and its metrics."""
+    for posted in verdicts.posted:
+        waited = committed_at - datetime.fromisoformat(posted.at).timestamp()
+        outcome = "accepted" if posted.outcome == ACCEPTED else "rejected"
+        VERDICT_SECONDS.observe(waited)
+        VERDICTS.labels(outcome, posted.code or "").inc()
+        logs.event(_log, "verdict", game=game_id, seq=posted.seq, outcome=outcome,
+                   code=posted.code, request_id=posted.request, seconds=round(waited, 4))
 
 
 def judge_pending(store: Store, game_id: str) -> int:

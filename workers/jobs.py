@@ -16,6 +16,7 @@ from store.audits import AuditStatus
 from store.compacted import Broken
 from store.connection import cluster_url, redis_url
 from store.heap import uncollected
+from telemetry.metrics import AUDITS, COMPACTIONS
 from workers import compaction, presence
 from workers.drain import Drain
 
@@ -48,11 +49,15 @@ def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
 def audit(game_id: str, number: int) -> bool:
     """Rebuild `game_id` from its log, showing progress in the audit record as it goes."""
     with uncollected():
-        return _audit(_store(), game_id, number)
+        ok = _audit(_store(), game_id, number)
+    AUDITS.labels(str(ok).lower()).inc()
+    return ok
 
 
 def compact(game_id: str) -> str:
-    return compaction.compact_listed(_store(), game_id)
+    done = compaction.compact_listed(_store(), game_id)
+    COMPACTIONS.labels(done).inc()
+    return done
 
 
 def _audit(store: Store, game_id: str, number: int) -> bool:

@@ -85,6 +85,17 @@ class Verdicts:
     rules: Game
     handed: Marked | None = None  # the submission the bell handed over, judged unread
     played: bool = False  # with turns played for conceded seats, which fix their own seqs
+    posted: tuple[Posted, ...] = ()  # the posted moves judged, for their verdicts' log lines
+
+
+class Posted(NamedTuple):
+    """A posted move judged, as its verdict's log line and metrics tell it."""
+
+    seq: int  # its submission's
+    at: str  # its submission's time
+    request: str | None  # the id of the request that posted it, where the store kept it
+    outcome: str  # its verdict entry's type
+    code: str | None  # the rule a rejection names
 
 
 class Handed(NamedTuple):
@@ -109,7 +120,8 @@ def hand(states: States, ring: Ring) -> Handed | None:
             or entry.get("hash") != log.chain_hash(last_hash, entry)
             or held.rules.is_over(held.state)):
         return None
-    return Handed(ring.game, entry, Marked(entry["seq"], entry["hash"], ring.submission), held)
+    return Handed(ring.game, entry,
+                  Marked(entry["seq"], entry["hash"], ring.submission, ring.request), held)
 
 
 def from_read(store: Store, states: States, game_id: str, judging: Judging) -> Verdicts | None:
@@ -125,7 +137,7 @@ def from_read(store: Store, states: States, game_id: str, judging: Judging) -> V
     last_hash = next((e["hash"] for e in judging.entries[:1] if e["seq"] == judged_seq), None)
     state = _resume(store, states, rules, game_id, judging, (judged_seq, last_hash))
     return _verdicts(store, game_id, rules, state, submissions, judging.finished,
-                     (int(meta["version"]), meta["hash"]))
+                     (int(meta["version"]), meta["hash"]), judging.requests)
 
 
 def from_handed(store: Store, handed: Handed) -> Verdicts:
@@ -133,19 +145,25 @@ def from_handed(store: Store, handed: Handed) -> Verdicts:
     that the append writes it only if the log's head is that submission (a bell rung for an
     append that was refused, or for a game another drain judged meanwhile, writes nothing)."""
     held, entry = handed.held, handed.entry
+    request = handed.marked.request
     verdicts = _verdicts(store, handed.game, held.rules, held.state, [entry], False,
-                         (entry["seq"], entry["hash"]))
+                         (entry["seq"], entry["hash"]),
+                         {} if request is None else {entry["seq"]: request})
     return replace(verdicts, handed=handed.marked)
 
 
 def _verdicts(store: Store, game_id: str, rules: Game, state: Any, submissions: list[dict],
-              finished: bool, head: tuple[int, str]) -> Verdicts:
+              finished: bool, head: tuple[int, str], requests: dict[int, str]) -> Verdicts:
     """The verdicts on `submissions` from `state`, then the turns the service plays for
-    conceded seats, chained onto `head`."""
+    conceded seats, chained onto `head`; `requests` the ids of the requests that posted them,
+    by seq."""
     try:
         bodies, state = _judged(rules, state, submissions)
     except NeedsPast:
         bodies, state = _judged_by_fold(store, game_id, rules, submissions)
+    posted = tuple(
+        Posted(s["seq"], s["at"], requests.get(s["seq"]), body["type"], body.get("code"))
+        for s, body in zip(submissions, bodies, strict=True))
     pairs = [(s["seq"], i) for i, s in enumerate(submissions)]
     last_index, state = _play_conceded(rules, state, head[0], bodies, pairs)
     if rules.is_over(state) and not finished:
@@ -164,7 +182,8 @@ def _verdicts(store: Store, game_id: str, rules: Game, state: Any, submissions: 
         last = (submissions[-1]["seq"], submissions[-1]["hash"])
     else:  # a turn played for a conceded seat: chained here, and never chained again
         last = (judged, orjson.loads(chained.args[1 + last_index])["hash"])
-    return Verdicts(writing, chained, last, state, rules, played=last_index is not None)
+    return Verdicts(writing, chained, last, state, rules, played=last_index is not None,
+                    posted=posted)
 
 
 def _judged(rules: Game, state: Any, submissions: list[dict]) -> tuple[list[dict], Any]:

@@ -71,20 +71,23 @@ def procfile() -> dict[str, str]:
 
 
 @contextmanager
-def serve(env: dict[str, str], workers: int = 1, web_log: Path | None = None) -> Iterator[Http]:
+def serve(env: dict[str, str], workers: int = 1, web_log: Path | None = None,
+          worker_log: Path | None = None) -> Iterator[Http]:
     """The Procfile's web (one gunicorn process), `workers` workers judging moves and an
-    auditor, ready to answer; what the web writes (stdout and stderr) goes to `web_log`."""
+    auditor, ready to answer; what the web writes (stdout and stderr) goes to `web_log`, what
+    the workers and the auditor write to `worker_log`."""
     port = _free_port()
     # The Procfile names `gunicorn` and `python`: those of this virtualenv, as `make` sets PATH.
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**os.environ, "PATH": path, "PORT": str(port), "WEB_CONCURRENCY": "1", **env}
     lines = procfile()
     commands = [lines["web"], *[lines["worker"]] * workers, lines["auditor"]]
-    with open(web_log or os.devnull, "wb") as web_out:
+    with open(web_log or os.devnull, "wb") as web_out, \
+            open(worker_log or os.devnull, "wb") as worker_out:
         procs = [
             subprocess.Popen(["bash", "-c", "exec " + command.strip()], cwd=ROOT, env=env,
-                             stdout=web_out if i == 0 else subprocess.DEVNULL,
-                             stderr=web_out if i == 0 else subprocess.DEVNULL)
+                             stdout=web_out if i == 0 else worker_out,
+                             stderr=web_out if i == 0 else worker_out)
             for i, command in enumerate(commands)
         ]
     client = Http(f"http://127.0.0.1:{port}")

@@ -40,16 +40,22 @@ def _post(game, seat, body, content_type="application/json", query="wait=5", **h
 
 
 def _answer(response):
-    return response.status_code, sorted(response.headers.items()), response.data
+    """An answer: its status, its headers but its request's own id, and its body."""
+    return response.status_code, _headers(response), response.data
+
+
+def _headers(response):
+    return sorted((k, v) for k, v in response.headers.items() if k != "X-Request-Id")
 
 
 def _signed_answer(response):
     """An answer that appended, its receipt told by what two games played alike share: the
-    seq and the key (its game, hash, time and signature are the game's and the moment's)."""
+    seq and the key (its game, hash, time and signature are the game's and the moment's), and
+    its headers but its request's own id."""
     body = json.loads(response.data)
     receipt = body.pop("receipt")
     assert len(receipt["sig"]) == 86
-    return (response.status_code, sorted(response.headers.items()), body,
+    return (response.status_code, _headers(response), body,
             receipt["seq"], receipt["kid"])
 
 
