@@ -78,8 +78,8 @@ export function setupForm(fields, view, ctx) {
     const applies = !option || !option.seats.length || option.seats.includes(seats);
     if (!applies) continue;
     const words = name.replace(/_/g, " ");
-    // Named already: a value the state holds (an empty list, as keltis-nwnz's tiles before the
-    // setup, names nothing).
+    // Named already: a value the state holds (an empty list, a board's tiles before the setup
+    // lays them, names nothing).
     const held = view[name];
     if (held !== null && held !== undefined && !(Array.isArray(held) && !held.length)) {
       kept[name] = view[name];
