@@ -1,7 +1,9 @@
 """A game played with real cards, recorded from the pages alone: the home page's form creates it
 ("cards dealt at a real table"), the table's page names its setup in a form of card faces and
 each card drawn in a picker of the faces still possible, and the game is played to its end by
-tapping, at a desktop's size and a phone's."""
+tapping, at a desktop's size and a phone's. Every other title too, from the table's page: hands
+dealt face down drawn as backs, a card played from one picked by its face among the cards it
+may still be, each game a seeded playout of the engine entered again, ending with its score."""
 
 from __future__ import annotations
 
