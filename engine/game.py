@@ -218,6 +218,13 @@ class Game:
         """Every move `seat` may post now, each exactly as it would be posted."""
         raise NotImplementedError
 
+    def table_moves(self, state: Any, seat: int) -> tuple[dict[str, Any], ...]:
+        """The legal moves of `seat` as the table offers them. The table sees what every seat
+        chose face down, so a title may leave out a move such a choice already rules out (a
+        card another seat chose); `legal_moves`, which a seat is told, must not depend on what
+        that seat cannot see."""
+        return self.legal_moves(state, seat)
+
     def apply(self, state: Any, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:
         """The state after `seat` made `move` as log entry `seq`, or IllegalMove."""
         raise NotImplementedError

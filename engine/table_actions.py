@@ -265,6 +265,11 @@ class AtTable(Game):
             return ()
         return self.title.legal_moves(state.game, seat)
 
+    def table_moves(self, state: Sitting, seat: int) -> tuple[dict[str, Any], ...]:
+        if not self.legal_moves(state, seat):
+            return ()
+        return self.title.table_moves(state.game, seat)
+
     def view(self, state: Sitting, viewer: Viewer) -> dict[str, Any]:
         view = self.title.view(state.game, viewer)
         side = state.side

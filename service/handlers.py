@@ -658,7 +658,9 @@ def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
     seats = range(len(seen.meta["players"])) if caller.is_table else (
         [caller.seat] if caller.seat is not None else []
     )
-    moves = [{"seat": s, "move": m} for s in seats for m in game.legal_moves(now_state, s)]
+    # The table sees every face-down choice: it is offered only moves they leave possible.
+    listed = game.table_moves if caller.is_table else game.legal_moves
+    moves = [{"seat": s, "move": m} for s in seats for m in listed(now_state, s)]
     return {"version": at, "moves": moves}
 
 

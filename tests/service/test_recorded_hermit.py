@@ -59,6 +59,20 @@ def test_the_table_sets_up_each_hand_and_names_each_card_as_it_is_seen(client):
     assert "bard" in spectator["unaccounted"]  # a hidden choice shows nowhere yet
 
 
+def test_the_table_is_offered_no_starting_card_another_seat_chose_face_down(client):
+    """The table sees the choices: a card chosen face down is offered to no other seat there
+    (it would be refused when revealed); the seat's own link, which sees none, still lists it."""
+    game = recorded(client)
+    posted(client, game, {"type": "setup"})
+    posted(client, game, {"type": "start", "card": "bard"}, 0)
+    at_table = client.get(game.url("/legal-moves"), headers=game.table).json["moves"]
+    assert {"seat": 1, "move": {"type": "start", "card": "bard"}} not in at_table
+    assert {"seat": 1, "move": {"type": "start", "card": "sea"}} in at_table
+    own = client.get(game.url("/legal-moves"), headers=game.seat(1)).json["moves"]
+    assert {"seat": 1, "move": {"type": "start", "card": "bard"}} in own
+    assert len(own) == len([m for m in at_table if m["seat"] == 1]) + 1
+
+
 def test_a_card_seen_twice_is_a_422_naming_where_and_changes_nothing(client):
     game = started(client)
     first = posted(client, game, {"type": "play", "card": "lunatic", "group": 2}, 0)

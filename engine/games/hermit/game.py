@@ -237,6 +237,16 @@ class Hermit(Game):
                 moves.append({"type": PLAY, "card": card})
         return tuple(moves)
 
+    def table_moves(self, state: State, seat: int) -> tuple[dict[str, Any], ...]:
+        """A recorded hand's starting card chosen face down by another seat is no card this
+        seat may start with (two choices naming one card are refused when revealed): the
+        table, which sees the choices, is not offered it. A seat is: it cannot see them."""
+        moves = self.legal_moves(state, seat)
+        if not state.table.recorded or not state.choosing or state.choosing.move != START:
+            return moves
+        chosen = {c.card for c in state.choosing.choices if c.seat != seat}
+        return tuple(m for m in moves if m.get("card") not in chosen)
+
     # -- moves ---------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], seq: int) -> Outcome:

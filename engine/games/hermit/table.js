@@ -87,6 +87,8 @@ function group(g, index, ctx) {
 }
 
 export function draw(view, ctx) {
+  // A recorded deal's hands are named only as their cards are seen: the rest are face down.
+  ctx = { ...ctx, handSizes: view.hand_sizes };
   const top = el("div", { class: "summary" },
     // "round", the word of the score panel ("over 2 rounds"): a round is one deal of hands.
     count("round", "/deal", view.deal), view.deals ? ` of ${view.deals}` : "",
@@ -124,6 +126,12 @@ function chosen(ctx, s) {
     secret.stagecoach && secret.stagecoach.length ? el("div", {}, "in the stagecoach: ",
       cardList(secret.stagecoach, `/private/${s}/stagecoach`, ctx)) : null,
   ];
+}
+
+/** A recorded hand's setup names the centre card with five players only: with fewer, nothing
+ * is laid face up, and the setup is one tap. */
+export function setupCards(field, view) {
+  return field === "centre" && view.piles.length !== 5 ? [] : null;
 }
 
 export function targetOf(move, seat) {

@@ -37,8 +37,9 @@ export function draw(view, ctx) {
       back(view.deck_size, "/deck_size")), ctx, "deck"),
     Object.entries(view.discards).map(([colour, cards]) => pile(NAMES[colour], cards,
       `/discards/${colour}`, ctx, `pile:${colour}`, { "aria-label": `${NAMES[colour]} discards` })));
+  // A wish stone is taken with a pair of cards of its number: tapped, it offers the pairs.
   const stones = section("wish stones in the supply", {},
-    cardList(view.wish_stones, "/wish_stones", ctx));
+    cardList(view.wish_stones, "/wish_stones", ctx, (code) => `wish:${code.slice(1)}`));
   const seats = view.seats.map((seat, s) => seatPanel(ctx, s,
     count("cards in hand", `/hand_sizes/${s}`, view.hand_sizes[s]),
     el("div", { class: "rows" }, ROWS.map((colour) => {
@@ -66,5 +67,6 @@ export function direction(cards) {
 export function targetOf(move, seat) {
   if (move.type === "play" || move.type === "discard") return handTarget(seat, move.card);
   if (move.type === "draw") return move.from === "deck" ? "deck" : `pile:${move.from}`;
+  if (move.type === "wish") return `wish:${move.cards[0].slice(1)}`;
   return null;
 }

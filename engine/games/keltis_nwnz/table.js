@@ -15,13 +15,32 @@ const ROWS = ["R", "Y", "G", "B", "V"];
 const PAWN_ROOM = 5; // pawns on one cell stand in rows of five beneath it
 const PAWN_GAP = 13;
 
-/** A colour card; a lone colour letter is a wish stone of that colour. */
+/** A colour card; a lone colour letter is a wish stone of that colour; a path tile by its
+ * name (as a recorded game's setup names it). */
 export function face(code) {
   if (code in COLOUR_NAMES) {
     return { class: `stone c-${COLOUR_NAMES[code]}`, rank: "", word: "wish",
              title: `${COLOUR_NAMES[code]} wish stone` };
   }
+  const wish = code.startsWith("wish-") ? code.slice(5) : null;
+  if (wish) return { class: `tile c-${COLOUR_NAMES[wish]}`, rank: `W${wish}`, word: "wish", title: TILE_MEANING.wish };
+  if (code in TILE_TEXT) return { class: "tile", rank: TILE_TEXT[code], word: code, title: TILE_MEANING[code] };
   return colourCard(code);
+}
+
+// The box's path tiles (state.py's TILES), each as often as the box holds it: a recorded game's
+// setup names where each lies, and no tile more often than this.
+const BOX_TILES = [["clover", 5], ["wish-R", 1], ["wish-Y", 1], ["wish-G", 1], ["wish-B", 1], ["wish-V", 1],
+  ["points-2", 5], ["points-3", 2], ["discard", 5]].flatMap(([tile, n]) => Array(n).fill(tile));
+
+/** The tiles a recorded game's setup names, one a tile spot of the board. */
+export function setupCards(field) {
+  return field === "tiles" ? BOX_TILES : null;
+}
+
+/** Each tile of the setup by the board's cell it lies on, in `tile_spots` order. */
+export function setupLabel(field, index, board) {
+  return field === "tiles" && board ? board.tile_spots[index] : null;
 }
 
 function layout(board) {

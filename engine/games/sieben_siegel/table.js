@@ -32,6 +32,8 @@ function trick(played, path, ctx) {
 }
 
 export function draw(view, ctx) {
+  // A recorded deal's hands are named only as their cards are seen: the rest are face down.
+  ctx = { ...ctx, handSizes: view.hand_sizes };
   const top = el("div", { class: "summary" },
     count("round", "/round", view.round), ` of ${view.rounds} · phase: `,
     shown("b", "/phase", view.phase), " · saboteur: ",

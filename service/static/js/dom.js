@@ -41,10 +41,15 @@ export function shownSvg(tag, path, value, attrs = {}, text = value) {
   return svg(tag, { ...attrs, path, "data-value": JSON.stringify(value) }, String(text));
 }
 
+// The code of a card nobody at the table has seen (engine.recorded.UNKNOWN): a card in a hand
+// of a game recorded at a real table, dealt face down.
+export const UNKNOWN = "?";
+
 /** A card by its contract code, its face drawn as its title says (`ctx.face`, from the title's
  * table module); the code stays in its tooltip and marks, so the tests and a reader of the
- * markup see the same card the API names. */
+ * markup see the same card the API names. An unknown card is drawn face down. */
 export function card(code, path, ctx, target) {
+  if (code === UNKNOWN) return unseen(path, ctx, target);
   const face = ctx && ctx.face ? ctx.face(code, ctx.spec) : { rank: code };
   const node = shown("span", path, code, {
     class: `card face ${face.class || ""}`,
@@ -68,6 +73,14 @@ export function faceParts(face) {
 export function back(count, path) {
   return shown("span", path, count, { class: "card back", title: `${count} face down` },
     `${count}`);
+}
+
+/** A card in a hand that nobody at the table has seen: its back. Playing it names it, in the
+ * picker of the cards it may still be. */
+function unseen(path, ctx, target) {
+  const node = el("span", { class: "card back unseen", path, "data-value": path && JSON.stringify(UNKNOWN),
+                            "data-card": UNKNOWN, title: "face down: not seen yet" });
+  return offer(node, ctx, target);
 }
 
 /** Make `node` a place to click for the legal moves of `target`, if there are some; it says
@@ -118,9 +131,18 @@ export function seatPanel(ctx, seat, ...children) {
     el("h3", {}, `${name(ctx, seat)}${you}`, acting ? el("span", { class: "to-act", text: " · to act" }) : null,
       el("span", { class: "seat-score", "data-seat": seat })),
     held ? el("div", { class: "hand", "aria-label": `${name(ctx, seat)}'s hand` },
-      el("span", { class: "label", text: "hand" }),
-      cardList(held, `/private/${seat}/hand`, ctx, (code) => handTarget(seat, code))) : null,
+      el("span", { class: "label", text: "hand" }), handCards(held, `/private/${seat}/hand`, ctx, seat)) : null,
     ...children);
+}
+
+/** The cards of `seat`'s hand, each a place to play it: those the view names, then, where the
+ * title counts more (`ctx.handSizes`, a recorded deal's hand of cards not seen yet), the others
+ * face down. */
+function handCards(held, path, ctx, seat) {
+  const list = cardList(held, path, ctx, (code) => handTarget(seat, code));
+  const more = ctx.handSizes ? ctx.handSizes[seat] - held.length : 0;
+  for (let i = 0; i < more; i++) list.append(unseen(null, ctx, handTarget(seat, UNKNOWN)));
+  return list;
 }
 
 export function count(label, path, value) {
@@ -142,6 +164,5 @@ export function pile(label, codes, path, ctx, target, attrs = {}) {
 /** A seat's own hand, on its page (the table's are in the seats' panels). */
 export function hand(view, ctx) {
   if (!view.you || !view.you.hand) return null;
-  return section("your hand", { class: "hand" },
-    cardList(view.you.hand, "/you/hand", ctx, (code) => handTarget(ctx.seat, code)));
+  return section("your hand", { class: "hand" }, handCards(view.you.hand, "/you/hand", ctx, ctx.seat));
 }

@@ -78,7 +78,10 @@ export function setupForm(fields, view, ctx) {
     const applies = !option || !option.seats.length || option.seats.includes(seats);
     if (!applies) continue;
     const words = name.replace(/_/g, " ");
-    if (view[name] !== null && view[name] !== undefined) {
+    // Named already: a value the state holds (an empty list, a board's tiles before the setup
+    // lays them, names nothing).
+    const held = view[name];
+    if (held !== null && held !== undefined && !(Array.isArray(held) && !held.length)) {
       kept[name] = view[name];
       parts.push(el("p", { class: "kept", "data-field": name }, `${words}: `, el("b", { text: String(view[name]) }),
         " (already named)"));
@@ -88,10 +91,14 @@ export function setupForm(fields, view, ctx) {
       || (field.choices.length ? field.choices : null)
       || (field.items && field.items.choices.length ? field.items.choices : null)
       || Object.keys(view.unaccounted || {});
+    if (!values.length) continue; // the title lays nothing there at this table
     const required = field.required || Boolean(option);
     if (field.kind === "list") {
-      const count = field.shortest <= seats && seats <= field.longest ? seats : field.shortest;
-      const each = Array.from({ length: count }, (_, i) => picker(name, i, ctx.players[i] ?? `${words} ${i + 1}`, values, true));
+      const perSeat = field.shortest <= seats && seats <= field.longest;
+      const count = perSeat ? seats : field.shortest;
+      const title = (i) => (ctx.labelOf && ctx.labelOf(name, i, ctx.board))
+        || (perSeat ? ctx.players[i] : null) || `${words} ${i + 1}`;
+      const each = Array.from({ length: count }, (_, i) => picker(name, i, title(i), values, true));
       pickers.push(...each);
       parts.push(el("fieldset", { class: "pickers" }, el("legend", { text: words }), each.map((p) => p.node)));
     } else {
@@ -100,7 +107,10 @@ export function setupForm(fields, view, ctx) {
       parts.push(one.node);
     }
   }
-  const record = el("button", { type: "submit", id: "record-setup", disabled: true }, "record the setup");
+  // Nothing laid face up to name (every card dealt face down): the setup is this one button.
+  const bare = !parts.length;
+  const record = el("button", { type: "submit", id: "record-setup", disabled: true },
+    bare ? "record the deal: every card dealt face down" : "record the setup");
   const form = el("form", { id: "setup-form", "aria-label": "the setup", onsubmit: (e) => {
     e.preventDefault();
     const move = { type: "setup", ...kept };
@@ -113,7 +123,7 @@ export function setupForm(fields, view, ctx) {
     record.disabled = true;
     Promise.resolve(ctx.submit({ move })).finally(fit);
   } },
-  el("h3", { text: `the setup${view.deal ? ` of deal ${view.deal}` : ""}: what the table laid face up` }),
+  bare ? null : el("h3", { text: `the setup${view.deal ? ` of deal ${view.deal}` : ""}: what the table laid face up` }),
   parts, record);
 
   function picker(name, index, title, values, needed) {

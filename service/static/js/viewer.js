@@ -4,7 +4,7 @@
 // its moves here (signing.js), and either page checks its replay in the browser (checked.js).
 import { call, Problem, ReplayFile, StoredGame, titles } from "./api.js";
 import { checkHere, drawChecked } from "./checked.js";
-import { el } from "./dom.js";
+import { el, handTarget, UNKNOWN } from "./dom.js";
 import { drawReport } from "./report.js";
 import { held, heldLinks, hold } from "./held.js";
 import { serverKeys } from "./kept.js";
@@ -350,12 +350,17 @@ async function refreshLegal() {
     offerTableActions();
     return;
   }
-  page.legal = await source.legalMoves();
+  const legal = await source.legalMoves();
+  // The same moves at the same head (the live log's news of an entry already drawn): the table,
+  // and any chooser or picker open on it, stay as they are.
+  if (page.legal && legal.version === page.legal.version && legal.version === version()
+      && JSON.stringify(legal.moves) === JSON.stringify(page.legal.moves)) return;
+  page.legal = legal;
   page.targets = new Map();
   page.listed = [];
   page.unplaced = [];
   for (const choice of page.legal.moves) {
-    const key = page.module.targetOf(choice.move, choice.seat);
+    const key = placeOf(choice);
     if (key) page.targets.set(key, [...(page.targets.get(key) || []), choice]);
     else page.listed.push(choice);
   }
@@ -365,6 +370,17 @@ async function refreshLegal() {
   offerTableActions();
   if (page.at === version()) go(page.at);
   window.tablelog.legalAt = page.legal.version;
+}
+
+/** Where a move is made on the table, as its title says (`targetOf`); in a recorded deal a card
+ * played from a hand not known to hold it is one of the hand's face-down cards, tapped there. */
+function placeOf(choice) {
+  const key = page.module.targetOf(choice.move, choice.seat);
+  if (!recorded() || key !== handTarget(choice.seat, choice.move.card)) return key;
+  const state = head();
+  const held = page.viewer === "table" ? state.private && state.private[choice.seat]
+    : page.viewer === choice.seat ? state.you : null;
+  return held && held.hand && !held.hand.includes(choice.move.card) ? handTarget(choice.seat, UNKNOWN) : key;
 }
 
 /** Every legal move is offered: one whose place the table drawn has not (a title that draws no
@@ -411,8 +427,8 @@ function drawSetup() {
   if ($("setup").dataset.for === wanted) return;
   $("setup").dataset.for = wanted;
   $("setup").replaceChildren(wanted ? setupForm(page.spec.moves.setup, head(), {
-    players: page.summary.players, spec: page.spec, face: page.module.face,
-    cardsFor: page.module.setupCards, submit }) : "");
+    players: page.summary.players, spec: page.spec, face: page.module.face, board: page.board,
+    cardsFor: page.module.setupCards, labelOf: page.module.setupLabel, submit }) : "");
 }
 
 /** What a card picker needs: the players, each card's face and copies left, and how to post. */
@@ -477,23 +493,33 @@ function drawMoves(filter = $("move-filter").value) {
     ...matching.slice(0, LISTED).map((c) => el("li", {}, moveButton(c))));
 }
 
-/** A button that opens the card picker of `choices`, in the panel. */
-function pickButton(choices) {
+/** A button that opens the card picker of `choices`, beside the place tapped (`node`), else in
+ * the panel. */
+function pickButton(choices, node = null) {
   const { seat } = choices[0];
   const who = page.viewer === "table" ? `${page.summary.players[seat]}: ` : "";
   return el("button", { type: "button", class: "picks", "data-seat": seat,
                         "data-moves": JSON.stringify(choices.map(({ seat: s, move }) => ({ seat: s, move }))),
-                        onclick: () => { closePickers(); pickAt(null, choices); } },
+                        onclick: () => { closePickers(); pickAt(node, choices).querySelector("button.pick")?.focus(); } },
     `${who}${label(unnamed(choices[0]).move, page.spec, page.summary.players)}: which card?`);
 }
 
-/** The card picker of `choices`, right after the place tapped (`node`), or in the panel for a
- * place drawn in SVG. */
+/** The card picker of `choices`: right after the hand it plays from, on the table's page (the
+ * hand tapped, or the seat's for a place drawn in SVG or a move listed), else right after the
+ * place tapped (`node`), or in the panel for a place drawn in SVG. */
 function pickAt(node, choices) {
   const picker = cardPicker(choices, pickerContext());
-  if (node && !(node instanceof SVGElement)) node.after(picker);
+  const drawn = node && !(node instanceof SVGElement) ? node : null;
+  const hand = drawn ? drawn.closest(".seat .hand") : seatHand(choices[0].seat);
+  if (hand) hand.after(picker);
+  else if (drawn) drawn.after(picker);
   else $("chooser").replaceChildren(picker);
   return picker;
+}
+
+/** `seat`'s hand on the table's page, where the cards it plays are picked. */
+function seatHand(seat) {
+  return page.viewer === "table" ? $("table").querySelector(`.seat[data-seat="${seat}"] .hand`) : null;
 }
 
 /** A picker opened at a place stays open while the table is drawn again (the live log brought
@@ -531,7 +557,7 @@ function choose(target, node) {
     return;
   }
   const which = [el("p", { text: "which move?" }), el("ul", {}, [
-    ...groups.map((g) => el("li", {}, pickButton(g))), ...others.map((c) => el("li", {}, moveButton(c)))])];
+    ...groups.map((g) => el("li", {}, pickButton(g, node))), ...others.map((c) => el("li", {}, moveButton(c)))])];
   // The table picks beside the seat's hand it clicked in, not in its panel a phone's screen away.
   closePickers();
   const hand = page.viewer === "table" && node ? node.closest(".seat .hand") : null;

@@ -150,6 +150,30 @@ def test_a_starting_card_is_named_only_when_every_seat_has_chosen():
     assert "ace-moons" not in GAME.view(at.state, 1)["unaccounted"]
 
 
+def test_the_table_is_not_offered_a_starting_card_another_seat_chose_face_down():
+    """The table sees every choice: it is offered only starting cards still possible for the
+    seat (each one accepted when the choices are revealed); the seat itself, which sees none,
+    is offered the card still."""
+    at = Table_(set_up(3))
+    at(0, "start", "ace-moons")
+    at(1, "start", "ace-suns")
+    offered = GAME.table_moves(at.state, 2)
+    assert {"type": "start", "card": "ace-moons"} not in offered
+    assert {"type": "start", "card": "ace-suns"} not in offered
+    assert set(map(str, GAME.legal_moves(at.state, 2))) - set(map(str, offered)) == {
+        str({"type": "start", "card": c}) for c in ("ace-moons", "ace-suns")}
+    for move in offered:
+        GAME.apply(at.state, 2, move, at.seq)  # revealed, none of them is refused
+    assert GAME.table_moves(at.state, 0) == GAME.legal_moves(at.state, 0) == ()
+
+
+def test_once_the_starting_cards_are_revealed_the_table_is_offered_the_seats_own_moves():
+    at = started()
+    assert GAME.table_moves(at.state, 0) == GAME.legal_moves(at.state, 0)
+    seeded = GAME.deal(Table(3, GAME.options(3, {}), "s"))
+    assert GAME.table_moves(seeded, 1) == GAME.legal_moves(seeded, 1)
+
+
 def test_a_starting_card_seen_already_is_refused():
     at = started(5, ("ace-moons", "ace-suns", "ace-waves", "ace-leaves"), centre="bard")
     at.refuses(4, {"type": "start", "card": "bard"}, "card-seen", "the bard", "entry 2")
