@@ -27,6 +27,9 @@ from tests.lossy import LossyProxy
 # The API's routes that read no stored game: they keep answering with Redis down.
 WITHOUT_STORE = {"/v1/boards/{name}", "/v1/replays/verify", "/v1/replays/views", "/v1/titles",
                  "/v1/keys"}
+# An event export is checked whole before the store is asked: an empty one, verified or
+# imported, is refused for what it is, Redis or not.
+CHECKED_FIRST = {("/v1/events/verify", "post"), ("/v1/events/{event_id}/export", "put")}
 METHODS = {"get", "post", "put"}
 OPERATOR = "operator-token"
 
@@ -50,8 +53,15 @@ def every_request(spec, game, replay):
         "/v1/replays/verify": replay,
         "/v1/replays/views": replay,
         "/v1/games/{game_id}/seats/{seat}/key": {"public_key": "A" * 43},
+        "/v1/events": {"name": "cup", "game": "hermit", "players": ["ann", "bob"], "rounds": 1,
+                       "format": "open", "table_size": 2, "points": [1, 0], "options": {}},
+        "/v1/events/{event_id}/rounds": {},
+        "/v1/events/{event_id}/withdrawals": {"player": "ann"},
+        "/v1/events/verify": {},
+        "/v1/events/{event_id}/export": {},
     }
-    values = {"game_id": game.id, "seq": "2", "number": "1", "name": "keltis-nwnz", "seat": "0"}
+    values = {"game_id": game.id, "seq": "2", "number": "1", "name": "keltis-nwnz", "seat": "0",
+              "event_id": "some-event", "handle": "ann"}
     for path, operations in spec["paths"].items():
         url = re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
         for method in METHODS & set(operations):
@@ -73,17 +83,21 @@ def test_every_endpoint_answers_503_with_retry_after_while_redis_is_down(own_red
 
         def send(request):
             path, method, url, body = request
-            token = bearer(OPERATOR) if path.endswith("/replay") else game.seat(0)
+            token = bearer(OPERATOR) if path.endswith(("/replay", "/export")) else game.seat(0)
             if method == "get":
-                return path, http.get(url, headers=token)
-            return path, getattr(http, method)(url, json=body, headers=token)
+                return path, method, http.get(url, headers=token)
+            return path, method, getattr(http, method)(url, json=body, headers=token)
 
         with ThreadPoolExecutor(8) as pool:
             answers = list(pool.map(send, requests))
         assert len(answers) >= 15
-        for path, answer in answers:
+        for path, method, answer in answers:
             if path in WITHOUT_STORE:
                 assert answer.status_code == 200, (path, answer.json)
+                continue
+            if (path, method) in CHECKED_FIRST:
+                assert answer.status_code == 400, (path, answer.json)
+                assert answer.json["code"] == "invalid-request"
                 continue
             assert answer.status_code == 503, (path, answer.json)
             assert int(answer.headers["Retry-After"]) >= 1
