@@ -644,6 +644,10 @@ class CreateEvent(Strict):
                          "description": "points per place of a full table, first place first"})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = fields.String(validate=validate.Length(min=1, max=LONGEST_SEED))
+    deal = fields.String(validate=validate.OneOf(["seeded", "recorded"]), metadata={
+        "description": "how every table's game is dealt: seeded (the default: from a seed the"
+                       " event's draws for it) or recorded (played with real cards, each card"
+                       " named at the table as it comes into view)"})
 
 
 class Withdrawal(Strict):

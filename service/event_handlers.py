@@ -24,6 +24,7 @@ from engine.events.seating import seat_round
 from engine.events.standings import standings
 from engine.game import SPECTATOR, BadPlayerCount, BadSetup
 from engine.games import GAMES
+from engine.recorded import RECORDED, SEEDED, is_recorded
 from service import handlers, imports, streams
 from service.audience import Audiences
 from service.auth import Caller, Seen, bearer, seen
@@ -66,10 +67,14 @@ def create_event(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[st
             title.options(seats, body["options"])
         except (BadPlayerCount, BadSetup) as bad:
             raise Problem(400, "bad-options", f"at a table of {seats}: {bad}") from None
+    recorded = body.get("deal") == RECORDED
+    if recorded and not title.spec.recorded:
+        raise Problem(400, "deal-not-recorded", f"{title.name} games are not recorded at a real"
+                      " table yet")
     seed = body.get("seed") or secrets.token_hex(32)
     created = {**kinds.created(body["name"], title.name, title.rules_version, players,
                                body["rounds"], body["format"], size, points, body["options"],
-                               seed), "at": now()}
+                               seed, recorded), "at": now()}
     event_id, token = handlers.new_id(), secrets.token_urlsafe(24)
     entry = store.events.create(event_id, created, seed, token)
     return {"id": event_id, **_described(entry), "organiser_token": token, "version": 1,
@@ -77,8 +82,9 @@ def create_event(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[st
 
 
 def _described(created: dict[str, Any]) -> dict[str, Any]:
-    return {k: created[k] for k in ("name", "game", "players", "rounds", "format",
-                                    "table_size", "points", "options", "seed_commitment")}
+    return {**{k: created[k] for k in ("name", "game", "players", "rounds", "format",
+                                       "table_size", "points", "options", "seed_commitment")},
+            "deal": created.get("deal", SEEDED)}
 
 
 def organiser(store: Store, event_id: str, authorization: str) -> None:
@@ -184,7 +190,8 @@ def seat_next_round(store: Store, signer: Keyring, event_id: str) -> dict[str, A
     made = [
         handlers.create_game(store, signer, {
             "game": created["game"], "players": players, "options": created["options"],
-            "seed": kinds.game_seed(seed, round_, n)})
+            **({"deal": RECORDED} if is_recorded(created)
+               else {"seed": kinds.game_seed(seed, round_, n)})})
         for n, players in enumerate(tables, start=1)]
     seated = kinds.seated(round_, [
         {"table": n, "game": g["id"], "players": g["players"],

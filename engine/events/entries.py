@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.log import seed_commitment
+from engine.recorded import RECORDED, is_recorded
 
 CREATED = "event-created"
 SEATED = "round-seated"
@@ -32,13 +33,22 @@ FINISHED_GAME, ABANDONED_GAME = "finished", "abandoned"
 
 def created(name: str, game: str, rules_version: str, players: Sequence[str], rounds: int,
             format: str, table_size: int, points: Sequence[int], options: Mapping[str, Any],
-            seed: str) -> dict[str, Any]:
+            seed: str, recorded: bool = False) -> dict[str, Any]:
+    """An event's first entry; one whose tables are played with real cards says `"deal":
+    "recorded"` (its games have no seed: the event's seed draws the seating alone)."""
     return {
         "type": CREATED, "name": name, "game": game, "rules_version": rules_version,
         "players": list(players), "rounds": rounds, "format": format,
         "table_size": table_size, "points": list(points), "options": dict(options),
         "seed_commitment": seed_commitment(seed),
+        **({"deal": RECORDED} if recorded else {}),
     }
+
+
+def table_commitment(created: Mapping[str, Any], seed: str, round_: int, table: int
+                     ) -> str | None:
+    """The seed commitment of a table's game: none for a table played with real cards."""
+    return None if is_recorded(created) else seed_commitment(game_seed(seed, round_, table))
 
 
 def seated(round_: int, tables: Sequence[Mapping[str, Any]], byes: Sequence[str]

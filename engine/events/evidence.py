@@ -139,7 +139,7 @@ def _seating(entries: list[Any]) -> dict[str, Any] | None:
         tables, byes = seat_round(entries[:index], entry["round"], seed)
         redrawn = [
             {"table": n, "players": players,
-             "seed_commitment": seed_commitment(kinds.game_seed(seed, entry["round"], n))}
+             "seed_commitment": kinds.table_commitment(entries[0], seed, entry["round"], n)}
             for n, players in enumerate(tables, start=1)]
         recorded = [{k: t[k] for k in ("table", "players", "seed_commitment")}
                     for t in entry["tables"]]
