@@ -11,7 +11,9 @@ than any person, all from 127.0.0.1); tests/service/test_rate_limits.py sets its
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -35,14 +37,44 @@ os.environ.update(out_of_reach())
 signing_key()
 
 
+# Words shaped as the service's tokens (`secrets.token_urlsafe(24)`: 32 characters), as every
+# test phase logged them (`pytest_runtest_logreport`).
+_TOKEN_SHAPED = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])")
+_LOGGED: set[str] = set()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Keep each token-shaped word a test phase logged: its log records, and its captured
+    stderr, where the processes the suite starts (web, workers, auditors) write their lines."""
+    _LOGGED.update(_TOKEN_SHAPED.findall(report.caplog))
+    _LOGGED.update(_TOKEN_SHAPED.findall(report.capstderr))
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
     port = _free_port()
     proc = start_redis(port, "--save", "", "--appendonly", "no",
                        "--dir", str(tmp_path_factory.mktemp("redis")))
-    yield f"redis://127.0.0.1:{port}/0"
+    url = f"redis://127.0.0.1:{port}/0"
+    yield url
+    issued = _issued(url)
     proc.terminate()
     proc.wait(10)
+    # No log line of the whole suite holds a token (issue #42): a word logged whose SHA-256 is
+    # a stored token's digest is that token, so nothing else can be mistaken for one.
+    logged = sorted(w for w in _LOGGED if hashlib.sha256(w.encode()).hexdigest() in issued)
+    assert not logged, f"{len(logged)} tokens were written in log lines, e.g. {logged[0][:6]}..."
+
+
+def _issued(url: str) -> set[str]:
+    """The digests of every token the suite's Redis still holds, in every database."""
+    digests: set[str] = set()
+    for db in range(16):
+        client = redis.Redis.from_url(url.rsplit("/", 1)[0] + f"/{db}")
+        for key in client.scan_iter(match="tl:*:auth", count=1000):
+            digests.update(d.decode() for d in client.hkeys(key))
+        client.close()
+    return digests
 
 
 def start_workers(redis_url: str, count: int, *role: str) -> list[subprocess.Popen]:
