@@ -67,10 +67,7 @@ def create_event(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[st
             title.options(seats, body["options"])
         except (BadPlayerCount, BadSetup) as bad:
             raise Problem(400, "bad-options", f"at a table of {seats}: {bad}") from None
-    recorded = body.get("deal") == RECORDED
-    if recorded and not title.spec.recorded:
-        raise Problem(400, "deal-not-recorded", f"{title.name} games are not recorded at a real"
-                      " table yet")
+    recorded = handlers.takes_recorded(title, body)
     seed = body.get("seed") or secrets.token_hex(32)
     created = {**kinds.created(body["name"], title.name, title.rules_version, players,
                                body["rounds"], body["format"], size, points, body["options"],

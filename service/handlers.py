@@ -115,15 +115,23 @@ def _handles(given: list[str] | None, players: list[str]) -> list[str] | None:
 def _recorded(game: Game, body: dict[str, Any]) -> bool:
     """Whether the game is to be recorded at a real table: the title must take recorded deals,
     and nothing may say how the service would deal it."""
+    if not takes_recorded(game, body):
+        return False
+    dealing = sorted(k for k in ("seed", "deck", "decks") if body.get(k))
+    if dealing:
+        raise Problem(400, "bad-deal", f"a recorded game is dealt at the table, not here: it"
+                      f" takes no {' or '.join(dealing)}")
+    return True
+
+
+def takes_recorded(game: Game, body: dict[str, Any]) -> bool:
+    """Whether `body` asks for a recorded deal (a game's, or every table's of an event): 400
+    `deal-not-recorded` when its title takes none."""
     if body.get("deal", SEEDED) != RECORDED:
         return False
     if not game.spec.recorded:
         raise Problem(400, "deal-not-recorded", f"{game.name} games are not recorded at a real"
                       " table yet: create it seeded, or with an explicit deck")
-    dealing = sorted(k for k in ("seed", "deck", "decks") if body.get(k))
-    if dealing:
-        raise Problem(400, "bad-deal", f"a recorded game is dealt at the table, not here: it"
-                      f" takes no {' or '.join(dealing)}")
     return True
 
 
