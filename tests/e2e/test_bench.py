@@ -3,6 +3,7 @@ rots. It checks that every figure is printed, never what it says: timings are no
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -57,6 +58,20 @@ def test_the_instruction_count_of_a_move_is_printed():
     # Two moves add less than two counts of the same run differ by (0.5% of the process's
     # whole count): the figure may come out below zero here, and is only checked for.
     assert re.search(rf"the web's instructions a move .*: -?{_NUMBER} M", run.stdout), run.stdout
+
+
+def test_a_moves_path_is_followed_module_by_module_on_both_sides():
+    run = subprocess.run([sys.executable, "-m", "bench.path", "--show"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    for side in ("the web side", "the worker's side"):
+        found = re.search(rf"{side} .*: (\d+) modules, (\d+) hops, (\d+) of them back", run.stdout)
+        assert found, run.stdout
+        modules, hops, back = map(int, found.groups())
+        assert 0 < modules <= hops and back < hops
+    steps = json.loads(run.stdout[run.stdout.index("{"):])
+    # The move is answered by its route's handler and judged by the drain.
+    assert "service.moves" in steps["web"] and "workers.drain" in steps["worker"]
 
 
 def test_the_throughput_alone_is_the_many_clients_comparison():
