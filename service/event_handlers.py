@@ -33,7 +33,7 @@ from service.signing import Keyring
 from service.streams import Form
 from store import Store, keys
 from store.events import ORGANISER
-from store.log import Outcome, now
+from store.log import AppendResult, now
 
 # What `handlers.new_id` hands out: braces would break the hash tag.
 _EVENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -105,7 +105,7 @@ def current(store: Store, signer: Keyring, event_id: str) -> list[dict[str, Any]
         if not recorded:
             return entries
         appended = store.events.append(event_id, recorded, len(entries))
-        if appended.outcome not in (Outcome.OK, Outcome.CONFLICT):
+        if appended.outcome not in (AppendResult.OK, AppendResult.CONFLICT):
             raise RuntimeError(f"event {event_id}: recording results came to {appended}")
     raise Problem(503, "event-busy", "the event kept changing while its results were recorded;"
                   " ask again")
@@ -194,7 +194,7 @@ def seat_next_round(store: Store, signer: Keyring, event_id: str) -> dict[str, A
         {"table": n, "game": g["id"], "players": g["players"],
          "seed_commitment": g["seed_commitment"]} for n, g in enumerate(made, start=1)], byes)
     appended = store.events.append(event_id, [seated], entries[-1]["seq"])
-    if appended.outcome != Outcome.OK:
+    if appended.outcome != AppendResult.OK:
         raise Problem(409, "version-conflict", "the event changed while this round was seated"
                       " (another request seated or withdrew meanwhile): nothing was seated;"
                       " ask again")
@@ -231,7 +231,7 @@ def withdraw(store: Store, signer: Keyring, event_id: str, player: str) -> dict[
     after = kinds.rounds_seated(entries)
     appended = store.events.append(event_id, [kinds.withdrawn(player, after)],
                                    entries[-1]["seq"])
-    if appended.outcome != Outcome.OK:
+    if appended.outcome != AppendResult.OK:
         raise Problem(409, "version-conflict", "the event changed meanwhile: ask again")
     head = store.events.head(event_id)
     return {"player": player, "after_round": after, "version": appended.version,

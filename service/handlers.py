@@ -44,7 +44,7 @@ from store import Store
 from store.audits import AuditStatus
 from store.connection import FULL, UNREACHABLE
 from store.hub import Waiter
-from store.log import Appended, Landed, Outcome, Writing, now, verdict_on
+from store.log import Appended, AppendResult, Landed, Writing, now, verdict_on
 from store.projections import Projection, score_json
 from store.stored import Status, state_json
 from workers import queue
@@ -321,7 +321,7 @@ def submit(
         known.chained(game_id, submitted.rechained)
     _queue_drains(store, submitted.slots)
     _refused(seen, appended, body.get("expected_version"), body_hash, known)
-    fresh = appended.outcome == Outcome.OK
+    fresh = appended.outcome == AppendResult.OK
     written_last = (appended.seq, submitted.hash if fresh else None)
     try:
         waited = _verdict_entry(store, game_id, appended.seq, deadline - time.monotonic(),
@@ -416,9 +416,9 @@ def register_key(store: Store, signer: Keyring, seen: Seen, seat: int, public_ke
                           meta=(("public_keys", orjson.dumps({**keys, str(seat): public_key})
                                  .decode()), ("keyed", str(meta["keyed"] + 1))))
         appended = store.log.write(writing, (meta["version"], meta["hash"]))
-        if appended.outcome == Outcome.FINISHED:  # it ended meanwhile
+        if appended.outcome == AppendResult.FINISHED:  # it ended meanwhile
             _over()
-        if appended.outcome == Outcome.OK:
+        if appended.outcome == AppendResult.OK:
             replicated(store, seen.id)
             entry = store.log.entries(seen.id, after=appended.seq - 1, upto=appended.seq)[0]
             return {"seat": seat, "public_key": public_key,
@@ -431,29 +431,29 @@ def _refused(seen: Seen, appended: Appended, expected: int | None, body_hash: st
              known: Known | None) -> None:
     """The problem (raised) when the append did not take the move."""
     outcome = appended.outcome
-    if outcome in (Outcome.FINISHED, Outcome.MISSING) and known is not None:
+    if outcome in (AppendResult.FINISHED, AppendResult.MISSING) and known is not None:
         known.forget(seen.id)
-    if outcome == Outcome.LIMITED:
+    if outcome == AppendResult.LIMITED:
         assert seen.owed is not None
         raise seen.owed.refusal(appended.refused)
-    if outcome == Outcome.FINISHED:
+    if outcome == AppendResult.FINISHED:
         _over()
-    if outcome == Outcome.MISSING:  # only a game remembered is looked up no more
+    if outcome == AppendResult.MISSING:  # only a game remembered is looked up no more
         raise Problem(404, "game-not-found", f"there is no game {seen.id!r}")
-    if outcome == Outcome.CONFLICT:
+    if outcome == AppendResult.CONFLICT:
         raise Problem(
             409,
             "version-conflict",
             f"the log is at version {appended.version}, not {expected}",
             version=appended.version,
         )
-    if outcome == Outcome.REKEYED:
+    if outcome == AppendResult.REKEYED:
         if known is not None:
             known.forget(seen.id)
         raise Problem(409, "seat-keys-changed", (
             "a seat registered its key since this server last read the game: post the move"
             " again (signed, if it is that seat's)"), version=appended.version)
-    if outcome == Outcome.IDEMPOTENT and appended.body_hash != body_hash:
+    if outcome == AppendResult.IDEMPOTENT and appended.body_hash != body_hash:
         raise Problem(
             422, "idempotency-key-reused", "this Idempotency-Key was used with another body"
         )

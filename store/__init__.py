@@ -38,10 +38,10 @@ from store.locks import Locks
 from store.log import (
     TRIES,
     Appended,
+    AppendResult,
     Chained,
     Landed,
     Log,
-    Outcome,
     OutcomeUnknown,
     Writing,
 )
@@ -120,7 +120,7 @@ class Store:
         """
         sent = self._send(writing, based_on, look_ms, with_mark=head_known)
         tries = [sent]
-        while sent.appended.outcome == Outcome.MOVED:
+        while sent.appended.outcome == AppendResult.MOVED:
             if len(tries) == TRIES:
                 raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")
             writing = writing.again()
@@ -128,7 +128,7 @@ class Store:
             tries.append(sent)
         if sent.marking is None:
             tries[-1] = sent = self._mark_after(writing.game_id, sent, look_ms)
-        if sent.appended.outcome == Outcome.OK and sent.mark_refused:
+        if sent.appended.outcome == AppendResult.OK and sent.mark_refused:
             self.owed.owe(writing.game_id)
         slots = [slot for tried in tries if (slot := tried.slot) is not None]
         return Submitted(sent.appended, slots, sent.looked, rechained=len(tries) > 1,
@@ -163,7 +163,7 @@ class Store:
         marking = self.scheduler.queue_mark(batch, game_id, _marked(sent.chained))
         looking = (self.log.queue_verdict_after(batch, sent.chained, sent.chained.version + 1,
                                                 look_ms)
-                   if look_ms and sent.appended.outcome == Outcome.OK else None)
+                   if look_ms and sent.appended.outcome == AppendResult.OK else None)
         try:
             batch.run()
         except connection.UNREACHABLE:
@@ -201,7 +201,7 @@ class _Sent(NamedTuple):
     @property
     def looked(self) -> Landed | None:
         """What its wait saw; None without a wait, or for an append that did not write."""
-        if self.looking is None or self.appended.outcome != Outcome.OK:
+        if self.looking is None or self.appended.outcome != AppendResult.OK:
             return None
         return self.looking.value
 

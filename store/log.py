@@ -215,7 +215,7 @@ class OutcomeUnknown(Exception):
         self.game_id, self.seq = game_id, seq
 
 
-class Outcome(StrEnum):
+class AppendResult(StrEnum):
     """What an append came to."""
 
     OK = "ok"
@@ -231,7 +231,7 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True)
 class Appended:
-    outcome: Outcome
+    outcome: AppendResult
     seq: int = 0
     version: int = 0
     body_hash: str = ""
@@ -354,15 +354,15 @@ class Chained:
         return self.keys[5]
 
     def outcome(self, answer: list[bytes]) -> Appended:
-        outcome, value = Outcome(answer[0].decode()), answer[1].decode()
-        if outcome == Outcome.OK:
+        outcome, value = AppendResult(answer[0].decode()), answer[1].decode()
+        if outcome == AppendResult.OK:
             return Appended(outcome, seq=self.version + 1, version=int(value))
-        if outcome == Outcome.IDEMPOTENT:
+        if outcome == AppendResult.IDEMPOTENT:
             first_hash, seq = value.split(" ")
             return Appended(outcome, seq=int(seq), body_hash=first_hash)
-        if outcome == Outcome.MOVED:
+        if outcome == AppendResult.MOVED:
             return Appended(outcome, version=int(value), hash=answer[2].decode())
-        if outcome == Outcome.LIMITED:
+        if outcome == AppendResult.LIMITED:
             return Appended(outcome, refused=int(value))
         return Appended(outcome, version=int(value))
 
@@ -371,7 +371,7 @@ class Log:
     """A game's events, one contract for a live game and a compacted one alike: append
     (`write`, `queue_append`), read a range (`entries`, and `verdict`) and read the head
     (`head`). A compacted game's range is read from its record, its head from the meta hash
-    it keeps, and an append to it is refused as to any ended game (`Outcome.FINISHED`)."""
+    it keeps, and an append to it is refused as to any ended game (`AppendResult.FINISHED`)."""
 
     def __init__(self, client: redis.Redis, compacted: Compacted):
         self.redis = client
@@ -412,11 +412,11 @@ class Log:
         if based_on is None:
             based_on = self.head(writing.game_id)
             if based_on is None:
-                return Appended(Outcome.MISSING)
+                return Appended(AppendResult.MISSING)
         for _ in range(TRIES):
             chained = writing.chained(*based_on)
             appended = chained.outcome(self._append(keys=chained.keys, args=chained.args))
-            if appended.outcome != Outcome.MOVED:
+            if appended.outcome != AppendResult.MOVED:
                 return appended
             based_on, writing = appended.head, writing.again()
         raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")

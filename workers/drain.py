@@ -47,7 +47,7 @@ from engine.log import ACCEPTED
 from store import Store
 from store.batch import Answer, Batch
 from store.locks import Judging, Locked
-from store.log import Appended, Outcome
+from store.log import Appended, AppendResult
 from store.scheduler import AT_ONCE, WAIT_AT_ONCE_S, Claim, Ring, Settling
 from telemetry import logs
 from telemetry.metrics import VERDICT_SECONDS, VERDICTS
@@ -87,7 +87,7 @@ class _Commit(NamedTuple):
     def moved(self) -> bool:
         """Its verdicts were refused as chained: the log moved under them."""
         return (self.verdicts is not None and self.appending is not None
-                and self.appending.value.outcome == Outcome.MOVED)
+                and self.appending.value.outcome == AppendResult.MOVED)
 
 
 @dataclass
@@ -303,10 +303,10 @@ class Drain:
             return 0
         appended = part.appending.value
         head: tuple[int, str] | None = verdicts.chained.head
-        if (appended.outcome == Outcome.MOVED and verdicts.handed is None
+        if (appended.outcome == AppendResult.MOVED and verdicts.handed is None
                 and not verdicts.played and not verdicts.rules.is_over(verdicts.state)):
             appended, head = self.store.log.write(verdicts.writing), None
-        if appended.outcome != Outcome.OK:
+        if appended.outcome != AppendResult.OK:
             self.states.forget(part.game)
             return 0
         self.states.keep(part.game, Held(verdicts.last, verdicts.state, verdicts.rules, head))

@@ -5,7 +5,7 @@ import pytest
 
 from engine import log
 from store import Store, compacted, keys
-from store.log import Outcome
+from store.log import AppendResult
 from store.stored import Field, Status
 from tests.store.conftest import append, new_game, submit
 
@@ -55,4 +55,4 @@ def test_an_append_to_an_ended_game_is_refused_alike_live_and_compacted(store):
     refused_live = submit(store, game_id)
     compact(store, game_id)
     assert submit(store, game_id) == refused_live
-    assert refused_live.outcome == Outcome.FINISHED and refused_live.version == 5
+    assert refused_live.outcome == AppendResult.FINISHED and refused_live.version == 5

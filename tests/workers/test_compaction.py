@@ -14,7 +14,7 @@ from bench.played import retold, stored
 from engine import log
 from service import create_app
 from store import Store, keys
-from store.log import Outcome, Writing
+from store.log import AppendResult, Writing
 from store.projections import score_json
 from store.stored import Field
 from tests.api import create, head_unsigned
@@ -86,7 +86,7 @@ def test_a_game_that_ends_is_compacted_and_reads_the_same_for_every_viewer(
     # The append itself refuses it too (a web that read the game before it ended would post).
     late = Writing(game.id, ({"type": log.SUBMITTED, "seat": 1, "move": moves[0]["move"]},),
                    submission=True)
-    assert store.log.write(late).outcome == Outcome.FINISHED
+    assert store.log.write(late).outcome == AppendResult.FINISHED
 
 
 def test_a_game_is_taken_for_compaction_by_one_beat_until_its_lease_lapses(redis_url):
