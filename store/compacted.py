@@ -48,7 +48,7 @@ from store import dictionary, keys
 from store.heap import uncollected
 from store.stored import (
     SECRET_FIELDS,
-    Field,
+    ProjField,
     Status,
     entry_from,
     record_parts,
@@ -62,8 +62,8 @@ from store.stored import (
 # is {version, hash, kept, seal} (the head the record was made of, the proj fields kept, the
 # record's digest), ARGV[2] the record. It writes the record only for an ended game whose head
 # is still the record's.
-_COMPACT = (f"local STATUS, FINISHED, ABANDONED = '{Field.STATUS}', '{Status.FINISHED}',"
-            f" '{Status.ABANDONED}'\nlocal SEAL = '{Field.RECORD}'\n") + """
+_COMPACT = (f"local STATUS, FINISHED, ABANDONED = '{ProjField.STATUS}', '{Status.FINISHED}',"
+            f" '{Status.ABANDONED}'\nlocal SEAL = '{ProjField.RECORD}'\n") + """
 local meta, proj, record = KEYS[1], KEYS[2], KEYS[3]
 local a = cjson.decode(ARGV[1])
 if redis.call('EXISTS', record) == 1 then return 'compacted' end
@@ -102,7 +102,7 @@ def span_of(count: int) -> int:
 # What an ended game's proj hash keeps: where it stands, read by listings, a game's summary,
 # the append that refuses moves to an ended game, and a drain that looks at it (a few dozen
 # bytes). The engine state moves into the record; a kept score goes (`Projections.keep_score`).
-KEPT_FIELDS = (Field.JUDGED, Field.AT, Field.STATUS, Field.TO_ACT, Field.ROUND)
+KEPT_FIELDS = (ProjField.JUDGED, ProjField.AT, ProjField.STATUS, ProjField.TO_ACT, ProjField.ROUND)
 
 # The most bytes a zstd frame's header takes, the dictionary's id among them.
 _FRAME_HEADER = 18
@@ -114,7 +114,7 @@ KEPT = 32
 
 # KEYS: the game's proj, record. ARGV: the record as read, the record to write in its place, its
 # digest. It writes only while the record is still the one read.
-_REWRITE = f"local SEAL = '{Field.RECORD}'\n" + """
+_REWRITE = f"local SEAL = '{ProjField.RECORD}'\n" + """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 'moved' end
 redis.call('SET', KEYS[2], ARGV[2])
 redis.call('HSET', KEYS[1], SEAL, ARGV[3])
@@ -328,7 +328,7 @@ class Compacted:
         pipe.get(k.compact)
         pipe.hget(k.meta, "hash")
         pipe.hmget(k.secret, *SECRET_FIELDS)
-        pipe.hget(k.proj, Field.RECORD)
+        pipe.hget(k.proj, ProjField.RECORD)
         raw, meta_head, secret, sealed = pipe.execute()
         if raw is None:
             return None

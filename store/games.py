@@ -23,7 +23,7 @@ from store.projections import Projection
 from store.stored import (
     ENTRY,
     SECRET_FIELDS,
-    Field,
+    ProjField,
     Status,
     decode_meta,
     entries_of,
@@ -218,7 +218,7 @@ class Games:
         counts.queue(pipe, counting)
         pipe.hgetall(k.meta)
         pipe.hget(k.auth, token_digest(token) if token else "-")
-        pipe.hget(k.proj, Field.STATUS)
+        pipe.hget(k.proj, ProjField.STATUS)
         *counted, raw, role, status = pipe.execute(raise_on_error=False)
         for answer in (raw, role, status):
             checked(answer)
@@ -302,7 +302,7 @@ class Games:
         for game_id in game_ids:
             k = keys.game(game_id)
             pipe.hgetall(k.meta)
-            pipe.hget(k.proj, Field.STATUS)
+            pipe.hget(k.proj, ProjField.STATUS)
         raw = pipe.execute()
         out = []
         for found, status in zip(raw[::2], raw[1::2], strict=True):

@@ -12,7 +12,7 @@ import redis
 
 from store import keys
 from store.batch import Answer, Batch
-from store.stored import Field, Status, decode_meta, entry_from, request_of
+from store.stored import ProjField, Status, decode_meta, entry_from, request_of
 
 # Shorter than a claim (`store.scheduler.CLAIM_S`): when the claim of a judge that died lapses,
 # the game is unlocked for the next.
@@ -93,7 +93,7 @@ class Locks:
         whoever looks at a lock left behind."""
         k = keys.game(game_id)
         token = f"{worker}/{secrets.token_hex(8)}"
-        fields = {"judged": Field.JUDGED, "status": Field.STATUS, "state": Field.STATE}
+        fields = {"judged": ProjField.JUDGED, "status": ProjField.STATUS, "state": ProjField.STATE}
         return batch.script(self._judging, [k.lock, k.meta, k.proj, k.log], [orjson.dumps(
             {"token": token, "lock_ms": LOCK_MS, "cached": cached, "fields": fields}
         )], read=functools.partial(self.judging_of, token=token))

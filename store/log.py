@@ -37,7 +37,16 @@ from store.batch import Answer, Batch
 from store.compacted import Compacted
 from store.counts import Count
 from store.projections import Projection
-from store.stored import ENTRY, NONCE, REQUEST, Field, Status, entries_of, entry_bytes, entry_from
+from store.stored import (
+    ENTRY,
+    NONCE,
+    REQUEST,
+    ProjField,
+    Status,
+    entries_of,
+    entry_bytes,
+    entry_from,
+)
 
 # ARGV[1] is one JSON object: `based_on` and `based_on_hash` (the version and last hash the
 # entries were chained onto),
@@ -56,8 +65,8 @@ from store.stored import ENTRY, NONCE, REQUEST, Field, Status, entries_of, entry
 # `nudge` set, a refusal adds an entry to the stream KEYS[6], which only a wait sent with the
 # append reads (`Log.queue_verdict_after`): it ends at once instead of watching a log the
 # append did not write to. The proj hash's status is named by its owner, store.projections.
-_APPEND = (f"local STATUS, FINISHED, ABANDONED = '{Field.STATUS}', '{Status.FINISHED}',"
-           f" '{Status.ABANDONED}'\nlocal AT = '{Field.AT}'\n"
+_APPEND = (f"local STATUS, FINISHED, ABANDONED = '{ProjField.STATUS}', '{Status.FINISHED}',"
+           f" '{Status.ABANDONED}'\nlocal AT = '{ProjField.AT}'\n"
            f"local ENTRY, NONCE, REQUEST = '{ENTRY}', '{NONCE}', '{REQUEST}'\n") + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
@@ -451,7 +460,7 @@ class Log:
         k = keys.game(game_id)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hget(k.meta, "submitted")
-        pipe.hget(k.proj, Field.JUDGED)
+        pipe.hget(k.proj, ProjField.JUDGED)
         submitted, judged = pipe.execute()
         return int(submitted or 0), int(judged or 0)
 

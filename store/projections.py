@@ -7,7 +7,7 @@ viewer's view is computed from the state when it is read: computing and storing 
 it and half a game's memory, for views mostly never read. A score breakdown, with its
 provenance, costs more than judging the move and grows with the game, so it is computed when
 read and kept beside the version it describes (`score_at`) for the next reader. The hash's
-fields (`Field`) are spelled in `store.stored`; everyone else reads and writes typed records.
+fields (`ProjField`) are spelled in `store.stored`; everyone else reads and writes typed records.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from engine.game import Game
 from store import keys
 from store.compacted import Compacted, Record
 from store.connection import FULL
-from store.stored import Field, Status, state_json
+from store.stored import ProjField, Status, state_json
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,12 @@ class Projection:
     def fields(self, at: int) -> dict[str, str]:
         """The hash's fields, describing log version `at`, as plain strings."""
         fields = {
-            Field.JUDGED: str(self.judged),
-            Field.AT: str(at),
-            Field.STATUS: str(self.status),
-            Field.TO_ACT: _json(list(self.to_act)),
-            Field.ROUND: str(self.round),
-            Field.STATE: self.state,
+            ProjField.JUDGED: str(self.judged),
+            ProjField.AT: str(at),
+            ProjField.STATUS: str(self.status),
+            ProjField.TO_ACT: _json(list(self.to_act)),
+            ProjField.ROUND: str(self.round),
+            ProjField.STATE: self.state,
         }
         return {str(field): value for field, value in fields.items()}
 
@@ -85,16 +85,16 @@ class Projections:
     def standing(self, game_id: str) -> tuple[Position, bytes | None]:
         """Where the game stands and its engine state there (encoded, as stored JSON), read
         together."""
-        *position, state = self.redis.hmget(keys.game(game_id).proj, *_POSITION, Field.STATE)
+        *position, state = self.redis.hmget(keys.game(game_id).proj, *_POSITION, ProjField.STATE)
         return _position(position), state or self._record(game_id).final_state()
 
     def at(self, game_id: str) -> int:
         """The log version the projections describe."""
-        return int(self.redis.hget(keys.game(game_id).proj, Field.AT))
+        return int(self.redis.hget(keys.game(game_id).proj, ProjField.AT))
 
     def state(self, game_id: str) -> tuple[int, Any | None]:
         """The log version the projections describe and the engine state there, encoded."""
-        at, state = self.redis.hmget(keys.game(game_id).proj, Field.AT, Field.STATE)
+        at, state = self.redis.hmget(keys.game(game_id).proj, ProjField.AT, ProjField.STATE)
         state = state or self._record(game_id).final_state()
         return int(at), None if state is None else orjson.loads(state)
 
@@ -110,7 +110,8 @@ class Projections:
         if (record := self.compacted.cached(game_id)) is not None:
             return record.kept_score()
         at, score_at, score, sealed = self.redis.hmget(
-            keys.game(game_id).proj, Field.AT, Field.SCORE_AT, Field.SCORE, Field.RECORD
+            keys.game(game_id).proj, ProjField.AT, ProjField.SCORE_AT, ProjField.SCORE,
+            ProjField.RECORD,
         )
         if sealed is not None and (record := self.compacted.read(game_id)) is not None:
             return record.kept_score()
@@ -126,13 +127,14 @@ class Projections:
             return
         with contextlib.suppress(FULL):
             self.redis.hset(keys.game(game_id).proj,
-                            mapping={Field.SCORE_AT: at, Field.SCORE: score})
+                            mapping={ProjField.SCORE_AT: at, ProjField.SCORE: score})
 
     def stored(self, game_id: str) -> dict[str, Any]:
         """What an audit compares with its rebuild: `at`, `state` when one is kept, and
         `score` when one is kept for that version."""
         at, state, score_at, score = self.redis.hmget(
-            keys.game(game_id).proj, Field.AT, Field.STATE, Field.SCORE_AT, Field.SCORE
+            keys.game(game_id).proj, ProjField.AT, ProjField.STATE, ProjField.SCORE_AT,
+            ProjField.SCORE,
         )
         if state is None:
             # A compacted game's score as written with its record is compared too, sealed or
@@ -166,7 +168,7 @@ class Projections:
 
 
 _STEPS_KEPT_S = 3600
-_POSITION = (Field.AT, Field.STATUS, Field.ROUND, Field.TO_ACT)
+_POSITION = (ProjField.AT, ProjField.STATUS, ProjField.ROUND, ProjField.TO_ACT)
 
 
 def _position(raw: list[bytes | None]) -> Position:

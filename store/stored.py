@@ -10,7 +10,7 @@ typed records) and the bytes Redis holds:
   state's line and the score's; and a span's entries read back as the stream held them, each
   hash recomputed (`rehashed`);
 - the meta hash (`meta_fields`, `decode_meta`), the secret hash (`secret_fields`,
-  `secret_of`), the `proj` hash's fields (`Field`), a game's status as stored (`Status`) and
+  `secret_of`), the `proj` hash's fields (`ProjField`), a game's status as stored (`Status`) and
   the engine state's JSON as the projections and a record hold it (`state_json`).
 The modules that read and write those keys (`store.log`, `store.games`, `store.compacted`,
 `store.projections`, ...) import this one and nothing of each other's format, so no circle runs
@@ -53,7 +53,7 @@ class Status(StrEnum):
         return cls(raw.decode()) if raw else cls.IN_PROGRESS
 
 
-class Field(StrEnum):
+class ProjField(StrEnum):
     """The fields of the `proj` hash. (A game stored before views were computed on reading
     also has a `view:<viewer>` field per viewer, which nothing reads.)"""
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import redis
 
 from store import keys
-from store.stored import Field
+from store.stored import ProjField
 
 # Games looked at per heartbeat: with two workers beating every second, 4,000 games are all
 # looked at within the 10 s a stray may wait; more games take a proportionally longer pass.
@@ -31,7 +31,7 @@ def pending(client: redis.Redis, game_ids: Sequence[str]) -> list[tuple[str, int
     for game_id in game_ids:
         k = keys.game(game_id)
         pipe.hget(k.meta, "submitted")
-        pipe.hget(k.proj, Field.JUDGED)
+        pipe.hget(k.proj, ProjField.JUDGED)
     progress = pipe.execute()
     found = zip(game_ids, progress[::2], progress[1::2], strict=True)
     return [(g, int(s or 0), int(j or 0)) for g, s, j in found if int(s or 0) > int(j or 0)]

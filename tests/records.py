@@ -6,7 +6,7 @@ import zstandard
 
 from store import Store, compacted, dictionary, keys
 from store.packed import packed
-from store.stored import Field
+from store.stored import ProjField
 
 
 def rewritten(store: Store, game_id: str, text: bytes, sealed: bool, first: bool = False
@@ -19,7 +19,7 @@ def rewritten(store: Store, game_id: str, text: bytes, sealed: bool, first: bool
               else dictionary.compressor()).compress(text)
     store.redis.set(keys.game(game_id).compact, record)
     if sealed:
-        store.redis.hset(keys.game(game_id).proj, Field.RECORD, compacted.seal(record))
+        store.redis.hset(keys.game(game_id).proj, ProjField.RECORD, compacted.seal(record))
 
 
 def before_spans(entries: list[dict], score: bytes | None) -> bytes:

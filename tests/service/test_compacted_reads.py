@@ -16,7 +16,7 @@ from engine.games import GAMES
 from service import create_app
 from store import Store, compacted, dictionary, keys
 from store.projections import Projection
-from store.stored import Field
+from store.stored import ProjField
 from tests.api import head_unsigned
 from tests.records import before_spans, rewritten
 from workers.compaction import Compaction, compact
@@ -256,5 +256,5 @@ def test_a_record_written_before_spans_reads_as_before(app, store, score):
     assert compact(store, game_id) == Compaction.WRITTEN
     rewritten(store, game_id, before_spans(live, kept), sealed=score, first=True)
     if not score:  # the first such records were written without their digest
-        store.redis.hdel(keys.game(game_id).proj, Field.RECORD)
+        store.redis.hdel(keys.game(game_id).proj, ProjField.RECORD)
     assert read_all(app, app.extensions["store"], game_id, entries, cold=True) == before

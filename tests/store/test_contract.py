@@ -6,7 +6,7 @@ import pytest
 from engine import log
 from store import Store, compacted, keys
 from store.log import AppendResult
-from store.stored import Field, Status
+from store.stored import ProjField, Status
 from tests.store.conftest import append, new_game, submit
 
 RANGES = [(0, None, None), (0, 1, None), (1, 3, None), (2, None, 2), (4, 5, 1), (5, None, None),
@@ -21,7 +21,7 @@ def played(store: Store) -> str:
         verdict = {"type": log.ACCEPTED, "of": submitted.seq, "seat": seat,
                    "move": {"type": "draw"}, "effects": []}
         append(store, game_id, [verdict], verdicts=((submitted.seq, 0),))
-    store.redis.hset(keys.game(game_id).proj, Field.STATUS, str(Status.FINISHED))
+    store.redis.hset(keys.game(game_id).proj, ProjField.STATUS, str(Status.FINISHED))
     return game_id
 
 

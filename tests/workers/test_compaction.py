@@ -16,7 +16,7 @@ from service import create_app
 from store import Store, keys
 from store.log import AppendResult, Writing
 from store.projections import score_json
-from store.stored import Field
+from store.stored import ProjField
 from tests.api import create, head_unsigned
 from tests.conftest import ROOT, start_workers, stop
 from tests.records import before_spans, rewritten
@@ -142,7 +142,7 @@ def test_records_written_before_spans_are_written_again_in_spans_by_the_command(
         rewritten(store, game_id, before_spans(document["entries"], score if n % 2 else None),
                   sealed=bool(n % 2), first=True)
         if not n % 2:
-            store.redis.hdel(keys.game(game_id).proj, Field.RECORD)
+            store.redis.hdel(keys.game(game_id).proj, ProjField.RECORD)
     ids = [document["id"] for document in documents]
     assert store.compacted.before_spans(ids) == [True] * len(ids)
 

@@ -18,7 +18,7 @@ from service import create_app, handlers
 from store import Store, keys
 from store.keys import CLAIMED, DIRTY
 from store.scheduler import CLAIM_S
-from store.stored import Field
+from store.stored import ProjField
 from tests.api import create
 from tests.conftest import start_workers, stop
 from tests.store.conftest import append, once_blocked, take_lock, wait_past, wait_until_blocked
@@ -102,7 +102,7 @@ def test_a_retried_submission_still_pending_is_marked_for_judging_again(store, q
 
 def test_a_game_that_cannot_be_judged_does_not_stop_the_drain_for_the_others(store):
     broken, sound = pending_game(store, "broken"), pending_game(store, "sound")
-    store.redis.hset(keys.game(broken).proj, Field.STATE, b"{}")  # a state no engine can resume
+    store.redis.hset(keys.game(broken).proj, ProjField.STATE, b"{}")  # a state no engine can resume
     store.scheduler.mark_dirty(broken)
     store.scheduler.mark_dirty(sound)
     assert jobs.drain(linger_s=0) == 1
