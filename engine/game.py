@@ -43,7 +43,7 @@ class IllegalMove(Exception):
         self.detail = detail
 
 
-class GameOver(IllegalMove):
+class MoveAfterEnd(IllegalMove):
     """Any move once the game is over, whoever refuses it (the web, or the judge)."""
 
     def __init__(self) -> None:
@@ -98,7 +98,7 @@ def is_mapping(value: Any) -> bool:
 def move_type(move: Any, over: bool) -> Any:
     """The `type` of a posted move, after the checks every game makes first."""
     if over:
-        raise GameOver()
+        raise MoveAfterEnd()
     if not is_mapping(move):
         raise IllegalMove("malformed-move", 'a move is an object with a "type"')
     return move.get("type")

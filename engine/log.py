@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from engine.frozen import frozen
-from engine.game import Game, GameOver, IllegalMove, Table
+from engine.game import Game, IllegalMove, MoveAfterEnd, Table
 from engine.games import RULES
 from engine.line import Line
 from engine.recorded import RECORDED, is_recorded
@@ -253,7 +253,7 @@ def verdict(game: Game, state: Any, submission: Mapping[str, Any], line: Line | 
     seat, seq = submission["seat"], submission["seq"]
     try:
         if game.is_over(state):
-            raise GameOver()
+            raise MoveAfterEnd()
         outcome = game.judge(state, submission, line)
     except IllegalMove as broken:
         return state, {

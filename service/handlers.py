@@ -23,8 +23,8 @@ from engine.game import (
     BadPlayerCount,
     BadSetup,
     Game,
-    GameOver,
     IllegalMove,
+    MoveAfterEnd,
     Table,
     Viewer,
 )
@@ -465,7 +465,7 @@ def _over_now(store: Store, seen: Seen) -> bool:
 
 
 def _over() -> NoReturn:
-    over = GameOver()
+    over = MoveAfterEnd()
     raise Problem(409, over.code, over.detail)
 
 
