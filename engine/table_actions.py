@@ -43,11 +43,11 @@ ACCEPT = "takeback-accept"
 DECLINE = "takeback-decline"
 CONCEDE = "concede"
 ABANDON = "abandon"
-CLAIM = "claim-timeout"
+CLAIM_TIMEOUT = "claim-timeout"
 TURN_LIMIT = "turn_limit_s"
 # What the table may do for no seat; its other actions it makes for a seat it names. A
 # recorded deal's setup is the table's own (engine.recorded), judged by the title.
-FOR_NONE = frozenset((TAKEBACK, ABANDON, CLAIM, SETUP))
+FOR_NONE = frozenset((TAKEBACK, ABANDON, CLAIM_TIMEOUT, SETUP))
 
 _ENTRY = Field("int", low=1)
 MOVES = (
@@ -56,7 +56,7 @@ MOVES = (
     Move(DECLINE, {"of": _ENTRY}),
     Move(CONCEDE),
     Move(ABANDON, {"reason": Field("str", required=False, longest=200)}),
-    Move(CLAIM),
+    Move(CLAIM_TIMEOUT),
 )
 SAYS = {
     TAKEBACK: "take the game back to entry {to}",
@@ -64,7 +64,7 @@ SAYS = {
     DECLINE: "decline the takeback proposed as entry {of}",
     CONCEDE: "concede",
     ABANDON: "abandon the game[ ({reason})]",
-    CLAIM: "claim a timeout",
+    CLAIM_TIMEOUT: "claim a timeout",
 }
 FACTS = {
     "taken-back": "the game was taken back to entry {to}[; the moves submitted as entries"
@@ -207,7 +207,7 @@ class AtTable(Game):
                             options=(*spec.options, TURN_LIMIT_OPTION))
         self._actions: dict[str, Callable[..., Outcome]] = {
             TAKEBACK: self._takeback, ACCEPT: self._accept, DECLINE: self._decline,
-            CONCEDE: self._concede, ABANDON: self._abandon, CLAIM: self._claim}
+            CONCEDE: self._concede, ABANDON: self._abandon, CLAIM_TIMEOUT: self._claim_timeout}
 
     # The title's own answers, for a state at the table.
 
@@ -443,8 +443,8 @@ class AtTable(Game):
         side = replace(side, abandoned=reason, proposal=None)
         return Outcome(Sitting(state.game, side), (Abandoned(reason),))
 
-    def _claim(self, state: Sitting, submission: Mapping[str, Any],
-               line: Line | None) -> Outcome:
+    def _claim_timeout(self, state: Sitting, submission: Mapping[str, Any],
+                       line: Line | None) -> Outcome:
         seat, clock = submission["seat"], state.side.clock
         if clock is None:
             raise IllegalMove("no-turn-clock", "this game has no turn clock: it was created"

@@ -445,7 +445,7 @@ class ScoreBreakdown(Schema):
     players = fields.List(fields.Nested(PlayerScore))
 
 
-class Claim(Schema):
+class ClaimedTotal(Schema):
     seat = fields.Integer()
     claimed = fields.Integer()
     recomputed = fields.Integer()
@@ -467,7 +467,7 @@ class AuditReport(Schema):
     existing = fields.String()
     # Entries withheld from the caller (a replay of a running game): the chain is unknown there.
     redacted = fields.List(fields.Integer())
-    claims = fields.List(fields.Nested(Claim))
+    claims = fields.List(fields.Nested(ClaimedTotal))
     # A recorded game's: each revoke its entries proved and no takeback undid (`seq` the
     # submission whose verdict reported it, `entry` where the seat did not follow).
     revokes = fields.List(fields.Dict())

@@ -9,8 +9,8 @@ checked (cheap) and, since it holds, the same last hash means the same game: not
 or written again (an interrupted import resumes at that cost); another game there is a conflict.
 A replay is imported under the id it names, and must name one. The same game is never stored
 under two ids: a game is told by the hash of its `game-created` entry (its players, options,
-seed commitment, rules and creation time), which every game created or imported here claims
-for its id (`store.games.Games.claim`); importing it under another id is a conflict naming the
+seed commitment, rules and creation time), which every game created or imported here takes
+its id with (`store.games.Games.take_id`); importing it under another id is a conflict naming the
 id that holds it.
 """
 
@@ -46,10 +46,10 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
             raise _unverified([{"seq": broken[0], "what": "hash"}])
         _same_game(game_id, head, ours)
         store.games.list_finished(game_id, created)
-        store.games.claim(entries[0]["hash"], game_id)  # for a game stored before claims were
+        store.games.take_id(entries[0]["hash"], game_id)  # for a game stored before ids were taken
         return 200, _imported(game_id, created, ours, written=False)
     game, final = _verified(document, created)
-    _claimed(store, game_id, entries[0]["hash"])
+    _take_id(store, game_id, entries[0]["hash"])
     seed, decks, _ = replay_secret(document)
     submissions = [e["seq"] for e in entries if e["type"] == log.SUBMITTED]
     projection = Projection.of(game, final, max(submissions, default=0))
@@ -102,13 +102,13 @@ def _same_game(game_id: str, head: tuple[int, str], ours: tuple[int, str]) -> No
         )
 
 
-def _claimed(store: Store, game_id: str, created: str) -> None:
-    """Claim the game whose first entry's hash is `created` for `game_id`: a 409 when another
-    id holds it here, or is being imported with it. A claim whose id holds another game (its
-    import found the id taken) is stale, and taken over."""
-    holder = store.games.claim(created, game_id)
+def _take_id(store: Store, game_id: str, created: str) -> None:
+    """Take `game_id` for the game whose first entry's hash is `created`: a 409 when another
+    id holds it here, or is being imported with it. An id that holds another game (its import
+    found the id taken) holds it stale, and is taken over."""
+    holder = store.games.take_id(created, game_id)
     if holder != game_id and _holds_another(store, holder, created):
-        holder = store.games.claim(created, game_id, stale=holder)
+        holder = store.games.take_id(created, game_id, stale=holder)
     if holder != game_id:
         raise Problem(
             409,

@@ -52,10 +52,10 @@ for _, pair in ipairs(a.verdicts) do redis.call('HSET', index, pair[1], pair[2])
 return {'stored', a.meta.version, a.meta.hash}
 """
 
-# Claim the game whose `game-created` entry has the hash ARGV[1] for the id ARGV[2], in KEYS[1]
-# (keys.BY_CREATION), unless another id holds that claim; ARGV[3], when not empty, is an id
-# whose claim is stale (it holds another game), taken over. The answer is the claim's holder.
-_CLAIM = """
+# Take the id ARGV[2] for the game whose `game-created` entry has the hash ARGV[1], in KEYS[1]
+# (keys.BY_CREATION), unless another id holds it; ARGV[3], when not empty, is an id that
+# holds it stale (it holds another game), taken over. The answer is the id that holds it.
+_TAKE_ID = """
 local holder = redis.call('HGET', KEYS[1], ARGV[1])
 if holder and holder ~= ARGV[3] then return holder end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -90,7 +90,7 @@ class Games:
         self.redis = client
         self.log = log  # a game's first entry, live or compacted
         self._load = client.register_script(_LOAD)
-        self._claim = client.register_script(_CLAIM)
+        self._take_id = client.register_script(_TAKE_ID)
 
     def create(
         self,
@@ -170,7 +170,7 @@ class Games:
 
     def _list(self, game_id: str, title: str, when: float, *among: str,
               created: str | None = None) -> None:
-        """List a game; a new one (`created`, the hash of its first entry) is claimed too."""
+        """List a game; a new one (`created`, the hash of its first entry) takes its id too."""
         listed = {game_id: when}
         pipe = self.redis.pipeline(transaction=False)
         for index in (keys.GAMES, keys.titled(title), *among):
@@ -180,7 +180,7 @@ class Games:
         pipe.execute()
 
     def enter_every_creation(self, at_once: int = 500) -> int:
-        """Enter every stored game in the index of creations (`claim`), for games stored before
+        """Enter every stored game in the index of creations (`take_id`), for games stored before
         it existed, so that a copy of one imported under another id is refused too. A pass
         that ends is remembered and not made again; one interrupted is simply made again (an
         entry is only ever added). How many games it looked at."""
@@ -201,11 +201,11 @@ class Games:
         self.redis.set(keys.BY_CREATION_FILLED, looked)
         return looked
 
-    def claim(self, created: str, game_id: str, stale: str = "") -> str:
+    def take_id(self, created: str, game_id: str, stale: str = "") -> str:
         """The id a game is stored under here, told by the hash of its `game-created` entry
-        (`created`): `game_id` once claimed for it, or the id that claimed it first (unless
-        that is `stale`, taken over). A game created here is claimed as it is created."""
-        return self._claim(keys=[keys.BY_CREATION], args=[created, game_id, stale]).decode()
+        (`created`): `game_id` once taken for it, or the id that took it first (unless that
+        is `stale`, taken over). A game created here takes its id as it is created."""
+        return self._take_id(keys=[keys.BY_CREATION], args=[created, game_id, stale]).decode()
 
     def context(
         self, game_id: str, token: str | None, counting: Sequence[Count] = ()

@@ -77,15 +77,15 @@ def test_games_created_in_the_same_millisecond_list_apart(store):
     assert max(times) - min(times) < 1e-3
 
 
-def test_a_game_is_claimed_by_the_first_id_that_holds_its_creation(store):
+def test_a_game_is_held_by_the_first_id_that_takes_it(store):
     game_id = new_game(store)
     created = store.log.entries(game_id, upto=1)[0]["hash"]
-    assert store.games.claim(created, "another") == game_id  # claimed as it was created
-    assert store.games.claim(created, game_id) == game_id
-    assert store.games.claim("f" * 64, "first") == "first"
-    assert store.games.claim("f" * 64, "second") == "first"
-    assert store.games.claim("f" * 64, "second", stale="first") == "second"
-    assert store.games.claim("f" * 64, "third", stale="first") == "second"
+    assert store.games.take_id(created, "another") == game_id  # taken as it was created
+    assert store.games.take_id(created, game_id) == game_id
+    assert store.games.take_id("f" * 64, "first") == "first"
+    assert store.games.take_id("f" * 64, "second") == "first"
+    assert store.games.take_id("f" * 64, "second", stale="first") == "second"
+    assert store.games.take_id("f" * 64, "third", stale="first") == "second"
 
 
 def test_games_stored_before_the_index_of_creations_are_entered_once(store):
@@ -93,7 +93,7 @@ def test_games_stored_before_the_index_of_creations_are_entered_once(store):
     store.redis.delete(keys.BY_CREATION)  # as stored before the index existed
     created = {g: store.log.entries(g, upto=1)[0]["hash"] for g in ids}
     assert store.games.enter_every_creation(at_once=2) == 3
-    assert all(store.games.claim(created[g], "a-copy") == g for g in ids)
+    assert all(store.games.take_id(created[g], "a-copy") == g for g in ids)
     store.redis.delete(keys.BY_CREATION)
     assert store.games.enter_every_creation() == 0  # the pass was made: not again
     assert store.redis.hlen(keys.BY_CREATION) == 0
@@ -105,4 +105,4 @@ def test_a_compacted_game_stored_before_the_index_of_creations_is_entered_too(st
     assert compact(store, "old-compacted") == Compaction.WRITTEN
     store.redis.delete(keys.BY_CREATION)  # as stored before the index existed
     assert store.games.enter_every_creation() == 1
-    assert store.games.claim(document["entries"][0]["hash"], "a-copy") == "old-compacted"
+    assert store.games.take_id(document["entries"][0]["hash"], "a-copy") == "old-compacted"
