@@ -109,11 +109,11 @@ def _standing(player: Mapping[str, Any]) -> str:
 @at_option
 @seat_option
 @with_session
-def score(session: Session, game: str, at: int | None, seat: int | None) -> None:
+def score(session: Session, game: str, version: int | None, seat: int | None) -> None:
     """The score breakdown of GAME per seat: each component with the lines of the log behind
     it (numbered as `tablelog log` numbers them) and what each brought, and the rules."""
     client = session.client(game, seat)
-    found = client.get(f"/v1/games/{game}/score", **({"at": at} if at else {}))
+    found = client.get(f"/v1/games/{game}/score", **({"at": version} if version else {}))
 
     def draw(console: Console) -> None:
         summary = client.get(f"/v1/games/{game}")

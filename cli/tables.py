@@ -48,23 +48,23 @@ class Setting:
 class Seats:
     """A row per seat, the seats to act marked with a star."""
 
-    def __init__(self, at: Setting, *columns: str):
-        self.at = at
+    def __init__(self, setting: Setting, *columns: str):
+        self.setting = setting
         self.table = Table("seat", *columns)
 
     def add(self, seat: int, *cells: Any) -> None:
-        mark = " *" if seat in self.at.to_act else ""
-        self.table.add_row(f"{seat} {self.at.players[seat]}{mark}", *map(shown, cells))
+        mark = " *" if seat in self.setting.to_act else ""
+        self.table.add_row(f"{seat} {self.setting.players[seat]}{mark}", *map(shown, cells))
 
 
 def line(*parts: Any) -> Text:
     return Text(" · ".join(str(p) for p in parts if p))
 
 
-def had_none(view: View, at: Setting) -> list[Text]:
+def had_none(view: View, setting: Setting) -> list[Text]:
     """A recorded deal's line saying where a seat did not follow a suit (`had_none`), which a
     later card of it may show to be a revoke; nothing while there is none."""
-    said = ", ".join(f"{at.players[v['seat']]} {v['suit']} (entry {v['entry']})"
+    said = ", ".join(f"{setting.players[v['seat']]} {v['suit']} (entry {v['entry']})"
                      for v in view.get("had_none") or ())
     return [line(f"had none: {said}")] if said else []
 
@@ -101,7 +101,7 @@ Draw = Callable[[View, Setting], list[RenderableType]]
 _DRAWN_APART = ("you", "table")  # each seat's own part and the table's side: `drawing`
 
 
-def generic(view: View, at: Setting) -> list[RenderableType]:
+def generic(view: View, setting: Setting) -> list[RenderableType]:
     """A title's table from its view alone: its plain values on one line, every value held seat
     by seat (a list as long as the seats) in a column of the seats' table, the rest as JSON."""
     plain, columns, rest = [], {}, []
@@ -111,12 +111,12 @@ def generic(view: View, at: Setting) -> list[RenderableType]:
             continue
         if value is None or isinstance(value, str | int | float):
             plain.append(f"{name}: {shown(value)}")
-        elif isinstance(value, list) and len(value) == len(at.players):
+        elif isinstance(value, list) and len(value) == len(setting.players):
             columns[name] = value
         else:
             rest.append(Text(f"{name}: {json.dumps(value, ensure_ascii=False)}"))
-    seats = Seats(at, *columns)
-    for seat in range(len(at.players)):
+    seats = Seats(setting, *columns)
+    for seat in range(len(setting.players)):
         seats.add(seat, *(_cell(held[seat]) for held in columns.values()))
     return [line(*plain), *rest, seats.table]
 
@@ -138,12 +138,12 @@ def drawing_of(title: str) -> Draw:
     return importlib.import_module(module).draw
 
 
-def drawing(title: str, state: Mapping[str, Any], at: Setting, heading: str) -> Panel:
+def drawing(title: str, state: Mapping[str, Any], setting: Setting, heading: str) -> Panel:
     """The whole table: `state` is the API's state answer (`version`, `to_act`, `state`...)."""
     view = state["state"]
-    body = drawing_of(title)(view, at)
-    acting = ", ".join(at.players[s] for s in at.to_act) or "nobody"
+    body = drawing_of(title)(view, setting)
+    acting = ", ".join(setting.players[s] for s in setting.to_act) or "nobody"
     footer = Text(f"* to act: {acting}")
-    side = table_side.drawn(view.get("table"), at.players, at.now_ms)
+    side = table_side.drawn(view.get("table"), setting.players, setting.now_ms)
     return Panel(Group(*body, *side, *_yours(view.get("you")), footer), title=heading,
                  title_align="left", expand=False)

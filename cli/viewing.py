@@ -24,7 +24,8 @@ _SHORTEST_FOLLOW_S = 1.0
 
 seat_option = click.option("--seat", type=click.IntRange(min=0),
                            help="As this seat sees it (its token from `new`).")
-at_option = click.option("--at", type=click.IntRange(min=1), help="Right after this log entry.")
+at_option = click.option("--at", "version", type=click.IntRange(min=1),
+                         help="Right after this log entry.")
 
 
 def _heading(summary: dict[str, Any], state: dict[str, Any]) -> str:
@@ -43,11 +44,11 @@ def board(client: Client, title: str) -> dict[str, Any] | None:
 
 
 def table(client: Client, summary: dict[str, Any], drawn_on: dict[str, Any] | None,
-          at: int | None = None) -> tuple[Any, Any]:
-    """The API's state answer at `at` (now when None) and its drawing."""
-    state = client.get(f"/v1/games/{summary['id']}/state", **({"at": at} if at else {}))
+          version: int | None = None) -> tuple[Any, Any]:
+    """The API's state answer right after entry `version` (now when None) and its drawing."""
+    state = client.get(f"/v1/games/{summary['id']}/state", **({"at": version} if version else {}))
     # A turn clock's waits are counted up to now only in the present's view.
-    now_ms = None if at else round(time.time() * 1000)
+    now_ms = None if version else round(time.time() * 1000)
     setting = Setting(summary["players"], state.get("to_act") or [], drawn_on, now_ms)
     return state, drawing(summary["game"], state, setting, _heading(summary, state))
 
@@ -57,11 +58,11 @@ def table(client: Client, summary: dict[str, Any], drawn_on: dict[str, Any] | No
 @at_option
 @seat_option
 @with_session
-def show(session: Session, game: str, at: int | None, seat: int | None) -> None:
+def show(session: Session, game: str, version: int | None, seat: int | None) -> None:
     """Draw the table of GAME, now or right after entry --at."""
     client = session.client(game, seat)
     summary = client.get(f"/v1/games/{game}")
-    state, drawn = table(client, summary, board(client, summary["game"]), at)
+    state, drawn = table(client, summary, board(client, summary["game"]), version)
     session.emit(state, lambda console: console.print(drawn))
 
 

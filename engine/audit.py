@@ -66,14 +66,14 @@ def rebuilt(
     verdicts = {e["of"]: e for e in entries if e["type"] in (log.ACCEPTED, log.REJECTED)}
     # Only the state the stored projection describes is kept: holding every state of a long
     # game would keep the whole fold alive, for the collector to walk again and again.
-    stored_at = int(stored["at"]) if stored else None
+    stored_version = int(stored["at"]) if stored else None
     then = None
     judged: list[tuple[int, Mapping[str, Any], dict[str, Any]]] = []
     state = None
     for done, step in enumerate(log.fold(game, table, entries), start=1):
         state = step.state
         seq = step.entry["seq"]
-        if seq == stored_at:
+        if seq == stored_version:
             then = state
         # A submission still pending has no verdict to compare: nothing was claimed about it.
         if step.recomputed is not None and seq in verdicts:
@@ -194,20 +194,20 @@ def _hidden_as_in(verdict: Mapping[str, Any], part: dict[str, Any]) -> dict[str,
 def _compare_stored(game, created, stored, state, score, mismatches) -> None:
     """The stored projection against `state`, the rebuild's at its version (None if the log
     never reached it), whose `score` is given when it is already known."""
-    at = int(stored["at"])
+    version = int(stored["at"])
     if state is None:
-        mismatches.append({"seq": at, "what": "projection describes a version past the log"})
+        mismatches.append({"seq": version, "what": "projection describes a version past the log"})
         return
     if "state" in stored and not _same(stored["state"], codec.encode(game.encode(state))):
-        mismatches.append({"seq": at, "what": "stored state"})
+        mismatches.append({"seq": version, "what": "stored state"})
     if "score" in stored:
         score = game.score(state) if score is None else score
         recomputed = score.to_json(created["players"])
         if not _same(stored["score"], recomputed):
-            mismatches.append(_score_mismatch(at, stored["score"], recomputed))
+            mismatches.append(_score_mismatch(version, stored["score"], recomputed))
 
 
-def _score_mismatch(at: int, stored: Any, recomputed: dict[str, Any]) -> dict[str, Any]:
+def _score_mismatch(version: int, stored: Any, recomputed: dict[str, Any]) -> dict[str, Any]:
     """A stored score that is not the recomputed one, said as a verdict's mismatch is: both
     sides (each seat's total, in seat order) and, in `detail`, whose total differs and how;
     when every total agrees, whose breakdown (or which of the score's own fields) does not."""
@@ -228,7 +228,7 @@ def _score_mismatch(at: int, stored: Any, recomputed: dict[str, Any]) -> dict[st
         fields = sorted(k for k in {*recomputed, *(stored if isinstance(stored, dict) else {})}
                         if k != "players" and (stored or {}).get(k) != recomputed.get(k))
         detail = f"every seat's breakdown agrees, but its {', '.join(fields) or 'form'} differs"
-    return {"seq": at, "what": "stored score", "detail": detail,
+    return {"seq": version, "what": "stored score", "detail": detail,
             "stored": totals, "recomputed": [p["total"] for p in now.values()],
             "seats": [p["seat"] for p in differ]}
 

@@ -343,13 +343,14 @@ def _named_as_at_the_table(store: Store, seen: Seen, seat: int, move: dict[str, 
     """A recorded game's move naming a card that no card at the table can be
     (`engine.recorded.MISNAMED`) is a 422 with nothing written. It is judged on the head's
     state when no submission waits for its verdict; else the worker judges it as any move."""
-    at, saved = _state(store, seen.id)
+    version, saved = _state(store, seen.id)
     head = store.log.head(seen.id)
-    if head is None or head[0] != at:
+    if head is None or head[0] != version:
         return
     game = seen.game
     try:
-        game.judge(game.decode(saved), {"seat": seat, "move": move, "seq": at + 1, "at": now()})
+        game.judge(game.decode(saved),
+                   {"seat": seat, "move": move, "seq": version + 1, "at": now()})
     except IllegalMove as refused:
         if refused.code in MISNAMED:
             raise Problem(422, refused.code, refused.detail) from None
@@ -605,22 +606,22 @@ def _replayed(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Status, i
             seen.game.score(final).to_json(seen.meta["players"]))
 
 
-def state(store: Store, seen: Seen, at: int | None) -> bytes:
+def state(store: Store, seen: Seen, version: int | None) -> bytes:
     meta, game, viewer = seen.meta, seen.game, seen.viewer
-    if at is None:
+    if version is None:
         position, stored = store.projections.standing(seen.id)
         view = _view_of(game, stored or _folded(store, seen.id), viewer)
         return b"".join([
-            b'{"version":', str(position.at).encode(),
+            b'{"version":', str(position.version).encode(),
             b',"status":', orjson.dumps(position.status),
             b',"round":', str(position.round).encode(),
             b',"to_act":', orjson.dumps(list(position.to_act)),
             b',"state":', view, b"}",
         ])
-    _check_at(meta, at)
-    _, then = _rebuilt(store, seen, at)
+    _check_version(meta, version)
+    _, then = _rebuilt(store, seen, version)
     return orjson.dumps({
-        "version": at,
+        "version": version,
         "status": Status.of(game, then),
         "round": game.round(then),
         "to_act": list(game.to_act(then)),
@@ -631,8 +632,8 @@ def state(store: Store, seen: Seen, at: int | None) -> bytes:
 def _state(store: Store, game_id: str) -> tuple[int, Any]:
     """The log version the projections describe and the engine state there, encoded: as
     stored, or folded (`_folded`)."""
-    at, saved = store.projections.state(game_id)
-    return at, orjson.loads(_folded(store, game_id)) if saved is None else saved
+    version, saved = store.projections.state(game_id)
+    return version, orjson.loads(_folded(store, game_id)) if saved is None else saved
 
 
 def _folded(store: Store, game_id: str) -> bytes:
@@ -652,16 +653,17 @@ def _view_of(game: Game, stored: bytes, viewer: Viewer) -> bytes:
     return orjson.dumps(game.view(game.decode(orjson.loads(stored)), viewer))
 
 
-def _check_at(meta: dict[str, Any], at: int) -> None:
-    if at > meta["version"]:
-        raise Problem(404, "no-such-version", f"the log has {meta['version']} entries, not {at}")
+def _check_version(meta: dict[str, Any], version: int) -> None:
+    if version > meta["version"]:
+        raise Problem(404, "no-such-version",
+                      f"the log has {meta['version']} entries, not {version}")
 
 
 def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
     if seen.finished:  # none, at every table: its state is not read (nor a compacted log folded)
-        return {"version": store.projections.at(seen.id), "moves": []}
+        return {"version": store.projections.version(seen.id), "moves": []}
     game, caller = seen.game, seen.caller
-    at, saved = _state(store, seen.id)
+    version, saved = _state(store, seen.id)
     now_state = game.decode(saved)
     seats = range(len(seen.meta["players"])) if caller.is_table else (
         [caller.seat] if caller.seat is not None else []
@@ -669,17 +671,17 @@ def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
     # The table sees every face-down choice: it is offered only moves they leave possible.
     listed = game.table_moves if caller.is_table else game.legal_moves
     moves = [{"seat": s, "move": m} for s in seats for m in listed(now_state, s)]
-    return {"version": at, "moves": moves}
+    return {"version": version, "moves": moves}
 
 
-def score(store: Store, seen: Seen, at: int | None) -> bytes:
+def score(store: Store, seen: Seen, version: int | None) -> bytes:
     """The breakdown as answered: each component with the rule that scores it (the breakdown
     kept, and compared by audits, has none)."""
-    if at is None:
+    if version is None:
         breakdown = orjson.loads(_current_score(store, seen))
     else:
-        _check_at(seen.meta, at)
-        _, then = _rebuilt(store, seen, at)
+        _check_version(seen.meta, version)
+        _, then = _rebuilt(store, seen, version)
         breakdown = seen.game.score(then).to_json(seen.meta["players"])
     return orjson.dumps(explained(breakdown, seen.game.spec))
 
@@ -694,9 +696,9 @@ def _current_score(store: Store, seen: Seen) -> bytes:
     kept = store.projections.score(seen.id)
     if kept is not None:
         return kept
-    at, saved = _state(store, seen.id)
+    version, saved = _state(store, seen.id)
     computed = score_json(seen.game, seen.game.decode(saved), seen.meta["players"])
-    store.projections.keep_score(seen.id, at, computed)
+    store.projections.keep_score(seen.id, version, computed)
     return computed
 
 

@@ -102,7 +102,8 @@ def span_of(count: int) -> int:
 # What an ended game's proj hash keeps: where it stands, read by listings, a game's summary,
 # the append that refuses moves to an ended game, and a drain that looks at it (a few dozen
 # bytes). The engine state moves into the record; a kept score goes (`Projections.keep_score`).
-KEPT_FIELDS = (ProjField.JUDGED, ProjField.AT, ProjField.STATUS, ProjField.TO_ACT, ProjField.ROUND)
+KEPT_FIELDS = (ProjField.JUDGED, ProjField.VERSION, ProjField.STATUS, ProjField.TO_ACT,
+               ProjField.ROUND)
 
 # The most bytes a zstd frame's header takes, the dictionary's id among them.
 _FRAME_HEADER = 18

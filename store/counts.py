@@ -39,10 +39,10 @@ def queue(pipe: Any, counts: Sequence[Count]) -> None:
 
 def read(answers: Sequence[Any], counts: Sequence[Count]) -> list[int]:
     """Each count, from the answers of what `queue` sent (in its order, nothing between)."""
-    found, at = [], 0
+    found, index = [], 0
     for count in counts:
-        found.append(int(answers[at] or 0))
-        at += 2 if count.hit else 1
+        found.append(int(answers[index] or 0))
+        index += 2 if count.hit else 1
     return found
 
 

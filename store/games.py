@@ -111,7 +111,7 @@ class Games:
         pipe.hset(k.meta, mapping=meta)
         pipe.hset(k.secret, mapping=secret_fields(secret["seed"], secret["decks"]))
         pipe.hset(k.auth, mapping={token_digest(t): role for t, role in tokens.items()})
-        pipe.hset(k.proj, mapping=projection.fields(at=1))
+        pipe.hset(k.proj, mapping=projection.fields(version=1))
         pipe.execute()
         return entry
 
@@ -144,7 +144,7 @@ class Games:
         args = {
             "meta": {field: _text(value) for field, value in meta.items()},
             "secret": secret_fields(secret["seed"], secret["decks"]),
-            "projection": projection.fields(at=len(entries)),
+            "projection": projection.fields(version=len(entries)),
             "verdicts": [
                 [e["of"], e["seq"]] for e in entries if e["type"] in (ACCEPTED, REJECTED)
             ],

@@ -66,7 +66,7 @@ from store.stored import (
 # append reads (`Log.queue_verdict_after`): it ends at once instead of watching a log the
 # append did not write to. The proj hash's status is named by its owner, store.projections.
 _APPEND = (f"local STATUS, FINISHED, ABANDONED = '{ProjField.STATUS}', '{Status.FINISHED}',"
-           f" '{Status.ABANDONED}'\nlocal AT = '{ProjField.AT}'\n"
+           f" '{Status.ABANDONED}'\nlocal PROJ_VERSION = '{ProjField.VERSION}'\n"
            f"local ENTRY, NONCE, REQUEST = '{ENTRY}', '{NONCE}', '{REQUEST}'\n") + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local a = cjson.decode(ARGV[1])
@@ -106,8 +106,8 @@ local function append()
   end
   if a.nonce and moved then
     -- Sent again after its answer was lost: it was written, and is answered as written.
-    local at = (a.based_on + 1) .. '-0'
-    local there = redis.call('XRANGE', log, at, at)
+    local first = (a.based_on + 1) .. '-0'
+    local there = redis.call('XRANGE', log, first, first)
     -- Its fields: ENTRY, the entry, NONCE, the nonce.
     if #there == 1 and there[1][2][4] == a.nonce then
       return {'ok', tostring(a.based_on + a.entries)}
@@ -142,7 +142,9 @@ local function append()
   if a.meta then
     for field, value in pairs(a.meta) do redis.call('HSET', meta, field, value) end
     -- An entry that changes no state: projections that described the log before it still do.
-    if redis.call('HGET', proj, AT) == tostring(version) then redis.call('HSET', proj, AT, now) end
+    if redis.call('HGET', proj, PROJ_VERSION) == tostring(version) then
+      redis.call('HSET', proj, PROJ_VERSION, now)
+    end
   end
   if a.submitted then redis.call('HSET', meta, 'submitted', a.submitted) end
   if a.idempotency then
@@ -161,9 +163,9 @@ return answer
 
 # ARGV[1]: {"seq": a submission's seq}. It answers the verdict's entry, its first field's value.
 _VERDICT = """
-local at = redis.call('HGET', KEYS[2], cjson.decode(ARGV[1]).seq)
-if not at then return false end
-local found = redis.call('XRANGE', KEYS[1], at .. '-0', at .. '-0')
+local verdict = redis.call('HGET', KEYS[2], cjson.decode(ARGV[1]).seq)
+if not verdict then return false end
+local found = redis.call('XRANGE', KEYS[1], verdict .. '-0', verdict .. '-0')
 if #found == 0 then return false end
 return found[1][2][2]
 """
@@ -290,7 +292,7 @@ class Writing:
             "verdicts": [[of, version + 1 + index] for of, index in self.verdicts],
         }
         fields = {} if self.projection is None else self.projection.fields(
-            at=version + len(entries))
+            version=version + len(entries))
         nonce = _nonce()
         if self.submission:
             args["submitted"] = version + 1

@@ -46,11 +46,11 @@ class Projection:
             state=state_json(game.encode(state)),
         )
 
-    def fields(self, at: int) -> dict[str, str]:
-        """The hash's fields, describing log version `at`, as plain strings."""
+    def fields(self, version: int) -> dict[str, str]:
+        """The hash's fields, describing the log's `version`, as plain strings."""
         fields = {
             ProjField.JUDGED: str(self.judged),
-            ProjField.AT: str(at),
+            ProjField.VERSION: str(version),
             ProjField.STATUS: str(self.status),
             ProjField.TO_ACT: _json(list(self.to_act)),
             ProjField.ROUND: str(self.round),
@@ -61,9 +61,9 @@ class Projection:
 
 @dataclass(frozen=True)
 class Position:
-    """Where a game stands at log version `at`, as the projections say."""
+    """Where a game stands at the log's `version`, as the projections say."""
 
-    at: int
+    version: int
     status: Status
     round: int
     to_act: tuple[int, ...]
@@ -88,15 +88,16 @@ class Projections:
         *position, state = self.redis.hmget(keys.game(game_id).proj, *_POSITION, ProjField.STATE)
         return _position(position), state or self._record(game_id).final_state()
 
-    def at(self, game_id: str) -> int:
+    def version(self, game_id: str) -> int:
         """The log version the projections describe."""
-        return int(self.redis.hget(keys.game(game_id).proj, ProjField.AT))
+        return int(self.redis.hget(keys.game(game_id).proj, ProjField.VERSION))
 
     def state(self, game_id: str) -> tuple[int, Any | None]:
         """The log version the projections describe and the engine state there, encoded."""
-        at, state = self.redis.hmget(keys.game(game_id).proj, ProjField.AT, ProjField.STATE)
+        version, state = self.redis.hmget(
+            keys.game(game_id).proj, ProjField.VERSION, ProjField.STATE)
         state = state or self._record(game_id).final_state()
-        return int(at), None if state is None else orjson.loads(state)
+        return int(version), None if state is None else orjson.loads(state)
 
     def keep_state(self, game_id: str, state: bytes) -> None:
         """Keep the final state a reader folded of a compacted game whose record keeps none,
@@ -109,16 +110,16 @@ class Projections:
         kept it (a compacted game's, if a reader in this process did)."""
         if (record := self.compacted.cached(game_id)) is not None:
             return record.kept_score()
-        at, score_at, score, sealed = self.redis.hmget(
-            keys.game(game_id).proj, ProjField.AT, ProjField.SCORE_AT, ProjField.SCORE,
+        version, score_version, score, sealed = self.redis.hmget(
+            keys.game(game_id).proj, ProjField.VERSION, ProjField.SCORE_VERSION, ProjField.SCORE,
             ProjField.RECORD,
         )
         if sealed is not None and (record := self.compacted.read(game_id)) is not None:
             return record.kept_score()
-        return score if score_at == at else None
+        return score if score_version == version else None
 
-    def keep_score(self, game_id: str, at: int, score: bytes) -> None:
-        """Keep the score computed for version `at` for the next reader. Both fields are set in
+    def keep_score(self, game_id: str, version: int, score: bytes) -> None:
+        """Keep the score computed for version `version` for the next reader. Both fields are set in
         one command, so a score is never labelled with another version. A full Redis keeps
         nothing: the next reader computes it again. A compacted game's is kept by the process,
         with its record: its proj hash is left small."""
@@ -127,24 +128,24 @@ class Projections:
             return
         with contextlib.suppress(FULL):
             self.redis.hset(keys.game(game_id).proj,
-                            mapping={ProjField.SCORE_AT: at, ProjField.SCORE: score})
+                            mapping={ProjField.SCORE_VERSION: version, ProjField.SCORE: score})
 
     def stored(self, game_id: str) -> dict[str, Any]:
         """What an audit compares with its rebuild: `at`, `state` when one is kept, and
         `score` when one is kept for that version."""
-        at, state, score_at, score = self.redis.hmget(
-            keys.game(game_id).proj, ProjField.AT, ProjField.STATE, ProjField.SCORE_AT,
+        version, state, score_version, score = self.redis.hmget(
+            keys.game(game_id).proj, ProjField.VERSION, ProjField.STATE, ProjField.SCORE_VERSION,
             ProjField.SCORE,
         )
         if state is None:
             # A compacted game's score as written with its record is compared too, sealed or
             # not: an audit finds a score that is not the one the log comes to.
             record = self._record(game_id)
-            state, score, score_at = record.final_state(), record.written_score, at
-        stored: dict[str, Any] = {"at": int(at)}
+            state, score, score_version = record.final_state(), record.written_score, version
+        stored: dict[str, Any] = {"at": int(version)}
         if state is not None:  # a record written before spans may keep none: nothing to compare
             stored["state"] = orjson.loads(state)
-        if score and score_at == at:
+        if score and score_version == version:
             stored["score"] = orjson.loads(score)
         return stored
 
@@ -168,12 +169,13 @@ class Projections:
 
 
 _STEPS_KEPT_S = 3600
-_POSITION = (ProjField.AT, ProjField.STATUS, ProjField.ROUND, ProjField.TO_ACT)
+_POSITION = (ProjField.VERSION, ProjField.STATUS, ProjField.ROUND, ProjField.TO_ACT)
 
 
 def _position(raw: list[bytes | None]) -> Position:
-    at, status, round_, to_act = raw
-    return Position(int(at or 0), Status.read(status), int(round_), tuple(orjson.loads(to_act)))
+    version, status, round_, to_act = raw
+    return Position(int(version or 0), Status.read(status), int(round_),
+                    tuple(orjson.loads(to_act)))
 
 
 def score_json(game: Game, state: Any, players: list[str]) -> bytes:

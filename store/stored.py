@@ -58,13 +58,13 @@ class ProjField(StrEnum):
     also has a `view:<viewer>` field per viewer, which nothing reads.)"""
 
     JUDGED = "judged"  # the last submission judged
-    AT = "at"  # the log version the projections describe
+    VERSION = "at"  # the log version the projections describe
     STATUS = "status"
     TO_ACT = "to_act"
     ROUND = "round"
     STATE = "state"
     SCORE = "score"  # kept by the first reader of a version's score...
-    SCORE_AT = "score_at"  # ...and the version it describes
+    SCORE_VERSION = "score_at"  # ...and the version it describes
     RECORD = "record"  # a compacted game's record's digest (`store.compacted.seal`)
 
 
@@ -181,14 +181,14 @@ def rehashed(previous: str, entry: dict[str, Any]) -> tuple[str, bytes]:
         return digest, orjson.dumps(entry)
     entry["hash"] = ""
     blank = entry_bytes(entry)
-    at = blank.find(_NO_HASH)
-    end = at + len(_NO_HASH)
+    start = blank.find(_NO_HASH)
+    end = start + len(_NO_HASH)
     if blank.find(_NO_HASH, end) >= 0:
         digest = chain_hash(previous, entry)
         return digest, entry_bytes({**entry, "hash": digest})
     # Its keys are sorted and `seq` comes after `hash`: a comma follows the member.
-    digest = link(previous, blank[:at] + blank[end + 1:])
-    return digest, b"".join((blank[:at], b'"hash":"', digest.encode(), b'"', blank[end:]))
+    digest = link(previous, blank[:start] + blank[end + 1:])
+    return digest, b"".join((blank[:start], b'"hash":"', digest.encode(), b'"', blank[end:]))
 
 
 # The secret hash's fields, read together (`secret_of`).

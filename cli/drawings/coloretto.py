@@ -9,7 +9,7 @@ from rich.table import Table
 from cli.tables import Seats, Setting, View, line, shown
 
 
-def draw(view: View, at: Setting) -> list[RenderableType]:
+def draw(view: View, setting: Setting) -> list[RenderableType]:
     top = line(f"deal {view['deal']} of {view['deals']}", f"deck {shown(view['deck_size'])}",
                 "last-round card drawn" if view["last_round"] else "last-round card not yet",
                 view.get("removed_color") and f"left out: {view['removed_color']}",
@@ -19,8 +19,8 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
     for row in view["rows"]:
         taken = row["taken_by"]
         rows.add_row(str(row["row"]), shown(row["cards"]),
-                     "" if taken is None else at.players[taken])
-    seats = Seats(at, "collected")
+                     "" if taken is None else setting.players[taken])
+    seats = Seats(setting, "collected")
     for seat, collected in enumerate(view["collected"]):
         seats.add(seat, ", ".join(f"{c} ×{shown(n)}" for c, n in collected.items()))
     return [top, rows, seats.table]

@@ -8,13 +8,13 @@ from rich.console import RenderableType
 from cli.tables import Seats, Setting, View, colour_rows, discard_piles, line, shown
 
 
-def draw(view: View, at: Setting) -> list[RenderableType]:
+def draw(view: View, setting: Setting) -> list[RenderableType]:
     top = line(f"phase: {view['phase']}", f"deck {shown(view['deck_size'])}",
                 f"set aside {shown(view['set_aside_size'])}",
                 view["to_draw"] and f"cards to draw: {view['to_draw']}",
                 f"wish stones in the supply: {shown(view['wish_stones'])}",
                 view.get("setup_needed") and "recorded: the table deals (its setup) first")
-    seats = Seats(at, "in hand", "rows", "point cards", "wish stones")
+    seats = Seats(setting, "in hand", "rows", "point cards", "wish stones")
     for seat, held in enumerate(view["seats"]):
         seats.add(seat, view["hand_sizes"][seat], colour_rows(held["rows"]),
                   held["point_row"], held["wish_stones"])

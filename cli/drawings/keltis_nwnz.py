@@ -24,7 +24,7 @@ def _cell(cell: str | None, board: Mapping[str, Any] | None) -> str:
     return f"{cell} ({COLOURS.get(found['colour'], found['colour'])} {found['value']:+d})"
 
 
-def draw(view: View, at: Setting) -> list[RenderableType]:
+def draw(view: View, setting: Setting) -> list[RenderableType]:
     top = line(f"phase: {view['phase']}", f"deck {shown(view['deck_size'])}",
                 f"pawns in the goal rows: {view['goal_pawns']}",
                 view["blocked_piles"]
@@ -35,10 +35,11 @@ def draw(view: View, at: Setting) -> list[RenderableType]:
                       if t["taken_by"] is None)
     stacks = ", ".join(f"{COLOURS[c]} on {s['cell']} ({s['left']} left)"
                        for c, s in view["stacks"].items())
-    seats = Seats(at, "in hand", "pawns", "display", "tile points",
+    seats = Seats(setting, "in hand", "pawns", "display", "tile points",
                         "wish stones")
     for held in view["players"]:
-        pawns = "\n".join(f"{pawn} {_cell(cell, at.board)}" for pawn, cell in held["pawns"].items())
+        pawns = "\n".join(f"{pawn} {_cell(cell, setting.board)}"
+                           for pawn, cell in held["pawns"].items())
         seats.add(held["seat"], held["hand_size"], pawns, colour_rows(held["rows"]),
                   held["tile_points"], held["wish_stones"])
     return [top, Text(f"tiles on the board: {tiles or '-'}"), Text(f"stacks: {stacks}"),

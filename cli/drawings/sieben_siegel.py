@@ -19,17 +19,17 @@ def _trick(played: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
     return ", ".join(f"{shown(p['card'])} ({players[p['seat']]})" for p in played) or "-"
 
 
-def draw(view: View, at: Setting) -> list[RenderableType]:
+def draw(view: View, setting: Setting) -> list[RenderableType]:
     saboteur = view.get("saboteur")
     top = line(f"round {view['round']} of {view['rounds']}", f"phase: {view['phase']}",
-                f"saboteur: {'nobody' if saboteur is None else at.players[saboteur]}",
+                f"saboteur: {'nobody' if saboteur is None else setting.players[saboteur]}",
                 f"supply: {_counts(view['supply'])}",
                 view.get("setup_needed") and "recorded: the table names the setup first")
-    trick = line(f"current trick: {_trick(view['trick'], at.players)}",
+    trick = line(f"current trick: {_trick(view['trick'], setting.players)}",
                   view.get("led") and f"led: {view['led']}",
-                  f"last trick: {_trick(view['last_trick'], at.players)}")
-    seats = Seats(at, "in hand", "tricks won", "seals held", "total")
+                  f"last trick: {_trick(view['last_trick'], setting.players)}")
+    seats = Seats(setting, "in hand", "tricks won", "seals held", "total")
     for seat, held in enumerate(view["seals"]):
         seats.add(seat, view["hand_sizes"][seat], view["tricks_won"][seat],
                   _counts(held), view["totals"][seat])
-    return [top, trick, *had_none(view, at), seats.table]
+    return [top, trick, *had_none(view, setting), seats.table]

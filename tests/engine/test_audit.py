@@ -49,11 +49,11 @@ def test_a_verdict_that_differs_only_as_json_does_is_a_mismatch():
     assert [(m["seq"], m["what"]) for m in report["mismatches"]] == [(forged["seq"], "verdict")]
 
 
-def _stored(entries: list[dict], at: int) -> dict:
-    """What the service keeps besides the log, describing version `at`."""
-    state = log.state_at(GAME, log.table_of(entries[0], "audited", []), entries[:at])
+def _stored(entries: list[dict], version: int) -> dict:
+    """What the service keeps besides the log, describing version `version`."""
+    state = log.state_at(GAME, log.table_of(entries[0], "audited", []), entries[:version])
     return {
-        "at": at,
+        "at": version,
         "state": codec.encode(GAME.encode(state)),
         "score": GAME.score(state).to_json(entries[0]["players"]),
     }
@@ -61,21 +61,21 @@ def _stored(entries: list[dict], at: int) -> dict:
 
 def test_stored_projections_of_the_last_version_or_an_earlier_one_audit_clean():
     entries = _finished()
-    for at in (len(entries), len(entries) // 2):
-        report = audit.report(entries, "audited", [], _stored(entries, at))
-        assert report["ok"] and report["mismatches"] == [], at
+    for version in (len(entries), len(entries) // 2):
+        report = audit.report(entries, "audited", [], _stored(entries, version))
+        assert report["ok"] and report["mismatches"] == [], version
 
 
 def test_a_stored_state_and_score_that_the_rebuild_does_not_give_are_each_named():
     entries = _finished()
-    at = len(entries) // 2
-    stored = _stored(entries, at)
-    wrong = _stored(entries, at - 2)
+    version = len(entries) // 2
+    stored = _stored(entries, version)
+    wrong = _stored(entries, version - 2)
     stored.update(state=wrong["state"], score={**stored["score"], "forged": True})
     report = audit.report(entries, "audited", [], stored)
     assert not report["ok"]
     assert [(m["seq"], m["what"]) for m in report["mismatches"]] == [
-        (at, "stored state"), (at, "stored score")
+        (version, "stored state"), (version, "stored score")
     ]
 
 

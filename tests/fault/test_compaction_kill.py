@@ -158,6 +158,6 @@ def assert_whole(store: Store, documents: dict) -> None:
         live, compacted = store.redis.exists(k.log), store.redis.exists(k.compact)
         assert live + compacted == 1, (game_id, live, compacted)
         assert fresh.log.entries(game_id) == document["entries"]
-        at, _ = fresh.projections.state(game_id)
-        assert at == len(document["entries"])
+        version, _ = fresh.projections.state(game_id)
+        assert version == len(document["entries"])
         assert fresh.projections.position(game_id).status == "finished"

@@ -17,7 +17,7 @@ from tests.store.conftest import append, new_game, submit
 def test_a_new_games_projections_describe_its_deal(store):
     game_id = new_game(store)
     position, stored = store.projections.standing(game_id)
-    assert position == Position(at=1, status=Status.IN_PROGRESS, round=1, to_act=(0,))
+    assert position == Position(version=1, status=Status.IN_PROGRESS, round=1, to_act=(0,))
     assert store.projections.position(game_id) == position
     at, state = store.projections.state(game_id)
     assert at == 1 and GAMES["coloretto"].decode(state).game.drawn is None
@@ -56,14 +56,14 @@ def test_projections_written_with_an_append_describe_the_version_it_reaches(stor
     after, body = log.verdict(game, state, submission)
     projection = Projection.of(game, after, judged=seq)
     append(store, game_id, [body], verdicts=[(seq, 0)], projection=projection)
-    assert store.projections.position(game_id).at == 3
+    assert store.projections.position(game_id).version == 3
     assert store.log.progress(game_id) == (2, 2)
 
 
 def test_a_finished_games_projection_says_so_and_holds_no_view():
     game = GAMES["coloretto"]
     finished = played_out(game, game.deal(Table(3, {}, "over", ())))
-    fields = Projection.of(game, finished, judged=9).fields(at=80)
+    fields = Projection.of(game, finished, judged=9).fields(version=80)
     assert fields["status"] == Status.FINISHED
     # Views are computed from the state when read (service.handlers.state).
     assert set(fields) == {"judged", "at", "status", "to_act", "round", "state"}
@@ -72,7 +72,7 @@ def test_a_finished_games_projection_says_so_and_holds_no_view():
 def test_the_stored_fields_are_plain_strings_naming_the_version():
     game = GAMES["coloretto"]
     state = game.deal(Table(3, {}, "s", ()))
-    fields = Projection.of(game, state, judged=0).fields(at=7)
+    fields = Projection.of(game, state, judged=0).fields(version=7)
     assert all(type(k) is str and type(v) is str for k, v in fields.items())
     assert fields["at"] == "7" and fields["status"] == "in-progress"
 

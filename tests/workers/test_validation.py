@@ -110,7 +110,7 @@ def test_projections_follow_the_verdicts(store):
     judge_pending(store, game_id)
     assert store.log.progress(game_id) == (2, 2)  # submitted, judged
     position = store.projections.position(game_id)
-    assert (position.at, position.to_act, position.status) == (3, (0,), Status.IN_PROGRESS)
+    assert (position.version, position.to_act, position.status) == (3, (0,), Status.IN_PROGRESS)
     seed, decks = store.games.secret(game_id)
     meta = store.games.context(game_id, None).meta
     replayed = log.state_at(GAMES["coloretto"], log.table_of(meta, seed, decks),
