@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.table import Table
+from rich.table import Table as Grid
 
 from cli import tokens
 from cli.client import FAILED, Client, Failure
@@ -55,12 +55,12 @@ def new(session: Session, name: str, players: tuple[str, ...], title: str, round
         seed: str | None) -> None:
     """Create an event; keep its organiser's token."""
     try:
-        table = [int(p) for p in points.split(",")]
+        points_by_place = [int(p) for p in points.split(",")]
     except ValueError:
         raise Failure(f"--points is numbers separated by commas, not {points!r}.") from None
     body: dict[str, Any] = {"name": name, "game": title, "players": list(players),
                             "rounds": rounds, "format": format_, "table_size": table_size,
-                            "points": table, "options": dict(map(_option, options))}
+                            "points": points_by_place, "options": dict(map(_option, options))}
     if seed is not None:
         body["seed"] = seed
     created = session.client().post("/v1/events", body)
@@ -119,13 +119,13 @@ def standings(session: Session, event_id: str, after_round: int | None) -> None:
     session.emit(found, lambda console: console.print(_standings(found)))
 
 
-def _standings(found: dict[str, Any]) -> Table:
-    table = Table("rank", "player", "points", "opponents' points", "own scores",
-                  "won against tied", "games", title=f"after round {found['after_round']}")
+def _standings(found: dict[str, Any]) -> Grid:
+    grid = Grid("rank", "player", "points", "opponents' points", "own scores",
+                "won against tied", "games", title=f"after round {found['after_round']}")
     for row in found["standings"]:
-        table.add_row(str(row["rank"]), row["player"], str(row["points"]),
-                      *(str(t["value"]) for t in row["tie_breaks"]), str(len(row["games"])))
-    return table
+        grid.add_row(str(row["rank"]), row["player"], str(row["points"]),
+                     *(str(t["value"]) for t in row["tie_breaks"]), str(len(row["games"])))
+    return grid
 
 
 @event.command()

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.table import Table
+from rich.table import Table as Grid
 
 from cli import tokens
 from cli.client import Failure
@@ -48,14 +48,14 @@ def _newest(session: Session, query: dict[str, str], limit: int) -> list[dict[st
     return found
 
 
-def _listing(found: list[dict[str, Any]]) -> Table | str:
+def _listing(found: list[dict[str, Any]]) -> Grid | str:
     if not found:
         return "No games."
-    table = Table("id", "game", "players", "status", "entries", "created")
+    grid = Grid("id", "game", "players", "status", "entries", "created")
     for game in found:
-        table.add_row(game["id"], game["game"], ", ".join(game["players"]), game["status"],
-                      str(game["version"]), game["created_at"])
-    return table
+        grid.add_row(game["id"], game["game"], ", ".join(game["players"]), game["status"],
+                     str(game["version"]), game["created_at"])
+    return grid
 
 
 @click.command()

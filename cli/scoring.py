@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.table import Table
+from rich.table import Table as Grid
 
 from cli.client import FAILED, Client, Failure
 from cli.sentences import cited
@@ -41,16 +41,16 @@ class Lines:
 
 
 def components(found: Sequence[Mapping[str, Any]], title: str | None = None,
-               lines: Lines | None = None, seat: int = 0) -> Table:
+               lines: Lines | None = None, seat: int = 0) -> Grid:
     """Each component: its round, what it is, its points and what earned it: the lines of the
     log (given the log), else the entries."""
-    table = Table("round", "component", "points", "log lines" if lines else "entries",
-                  title=title, title_justify="left")
+    grid = Grid("round", "component", "points", "log lines" if lines else "entries",
+                title=title, title_justify="left")
     for c in found:
         earned = [line for line, _ in lines(c, seat)] if lines else c.get("events") or []
-        table.add_row(str(c.get("round", "")), f"{c['label']}: {c['detail']}",
-                      str(c["points"]), _events(earned))
-    return table
+        grid.add_row(str(c.get("round", "")), f"{c['label']}: {c['detail']}",
+                     str(c["points"]), _events(earned))
+    return grid
 
 
 def brought(console: Console, found: Sequence[Mapping[str, Any]], lines: Lines,

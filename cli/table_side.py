@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rich.console import RenderableType
-from rich.table import Table
+from rich.table import Table as Grid
 from rich.text import Text
 
 NOT_WAITED = -1  # a clock's `since` for a seat nobody waits for
@@ -54,10 +54,10 @@ def drawn(side: Mapping[str, Any] | None, players: Sequence[str],
     return said
 
 
-def _clock(clock: Mapping[str, Any], players: Sequence[str], now_ms: int | None) -> Table:
+def _clock(clock: Mapping[str, Any], players: Sequence[str], now_ms: int | None) -> Grid:
     limit_ms = clock["limit_s"] * 1000
-    drawn_clock = Table("seat", "thinking", "waiting", title_justify="left",
-                        title=f"turn clock: {duration(limit_ms)} a turn")
+    drawn_clock = Grid("seat", "thinking", "waiting", title_justify="left",
+                       title=f"turn clock: {duration(limit_ms)} a turn")
     for seat, (since, thinking) in enumerate(zip(clock["since"], clock["thinking"],
                                                  strict=True)):
         drawn_clock.add_row(f"{seat} {players[seat]}", duration(thinking),

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
-from rich.table import Table
+from rich.table import Table as Grid
 from rich.text import Text
 
 from cli import table_side
@@ -50,11 +50,11 @@ class Seats:
 
     def __init__(self, setting: Setting, *columns: str):
         self.setting = setting
-        self.table = Table("seat", *columns)
+        self.grid = Grid("seat", *columns)
 
     def add(self, seat: int, *cells: Any) -> None:
         mark = " *" if seat in self.setting.to_act else ""
-        self.table.add_row(f"{seat} {self.setting.players[seat]}{mark}", *map(shown, cells))
+        self.grid.add_row(f"{seat} {self.setting.players[seat]}{mark}", *map(shown, cells))
 
 
 def line(*parts: Any) -> Text:
@@ -118,7 +118,7 @@ def generic(view: View, setting: Setting) -> list[RenderableType]:
     seats = Seats(setting, *columns)
     for seat in range(len(setting.players)):
         seats.add(seat, *(_cell(held[seat]) for held in columns.values()))
-    return [line(*plain), *rest, seats.table]
+    return [line(*plain), *rest, seats.grid]
 
 
 def _cell(value: Any) -> str:

@@ -4,7 +4,7 @@ it on the pages: `cli.tables` finds it by the title's name."""
 from __future__ import annotations
 
 from rich.console import RenderableType
-from rich.table import Table
+from rich.table import Table as Grid
 
 from cli.tables import Seats, Setting, View, line, shown
 
@@ -15,7 +15,7 @@ def draw(view: View, setting: Setting) -> list[RenderableType]:
                 view.get("removed_color") and f"left out: {view['removed_color']}",
                 view.get("drawn") and f"drawn: {view['drawn']}",
                 view.get("setup_needed") and "recorded: the table names the setup first")
-    rows = Table("row", "cards", "taken by", title="rows")
+    rows = Grid("row", "cards", "taken by", title="rows")
     for row in view["rows"]:
         taken = row["taken_by"]
         rows.add_row(str(row["row"]), shown(row["cards"]),
@@ -23,4 +23,4 @@ def draw(view: View, setting: Setting) -> list[RenderableType]:
     seats = Seats(setting, "collected")
     for seat, collected in enumerate(view["collected"]):
         seats.add(seat, ", ".join(f"{c} ×{shown(n)}" for c, n in collected.items()))
-    return [top, rows, seats.table]
+    return [top, rows, seats.grid]

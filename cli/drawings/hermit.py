@@ -35,4 +35,4 @@ def draw(view: View, setting: Setting) -> list[RenderableType]:
     found: list[RenderableType] = [top, *had_none(view, setting)]
     if centre:
         found.append(Panel("\n".join(centre), title="centre", expand=False))
-    return [*found, seats.table]
+    return [*found, seats.grid]

@@ -18,4 +18,4 @@ def draw(view: View, setting: Setting) -> list[RenderableType]:
     for seat, held in enumerate(view["seats"]):
         seats.add(seat, view["hand_sizes"][seat], colour_rows(held["rows"]),
                   held["point_row"], held["wish_stones"])
-    return [top, discard_piles(view), seats.table]
+    return [top, discard_piles(view), seats.grid]

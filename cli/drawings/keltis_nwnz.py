@@ -43,4 +43,4 @@ def draw(view: View, setting: Setting) -> list[RenderableType]:
         seats.add(held["seat"], held["hand_size"], pawns, colour_rows(held["rows"]),
                   held["tile_points"], held["wish_stones"])
     return [top, Text(f"tiles on the board: {tiles or '-'}"), Text(f"stacks: {stacks}"),
-            discard_piles(view), seats.table]
+            discard_piles(view), seats.grid]

@@ -32,4 +32,4 @@ def draw(view: View, setting: Setting) -> list[RenderableType]:
     for seat, held in enumerate(view["seals"]):
         seats.add(seat, view["hand_sizes"][seat], view["tricks_won"][seat],
                   _counts(held), view["totals"][seat])
-    return [top, trick, *had_none(view, setting), seats.table]
+    return [top, trick, *had_none(view, setting), seats.grid]

@@ -1,6 +1,6 @@
 """An event's standings, from its log alone, every number citing the game it came from.
 
-Points: each finished game scores its players by the event's points table (`points`, one
+Points: each finished game scores its players by the event's `points` (one
 value per place of a `table_size` table, first place first) at the rank the game's own final
 score gives them (ties share a rank, conceded seats rank last, as the game ranks them): place
 p of a table of k seats takes `points[p - 1]` for p < k, and the last place always takes the
@@ -45,7 +45,7 @@ def standings(entries: Sequence[Mapping[str, Any]], after_round: int | None = No
     """The standings as they stood once the results of rounds 1..`after_round` (every round
     seated, by default) were in: one row a player, best first."""
     created = entries[0]
-    points_table, players = created["points"], created["players"]
+    points_by_place, players = created["points"], created["players"]
     lowest_wins = GAMES[created["game"]].lowest_wins
     last = after_round if after_round is not None else len(of_type(entries, SEATED))
     played: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -53,12 +53,12 @@ def standings(entries: Sequence[Mapping[str, Any]], after_round: int | None = No
     for result in results:
         for name, total, rank in zip(result["players"], result["totals"], result["ranks"],
                                      strict=True):
-            played[name].append(_row(result, points_table, name, total, rank))
+            played[name].append(_row(result, points_by_place, name, total, rank))
     for seated in of_type(entries, SEATED):
         if seated["round"] <= last:
             for name in seated["byes"]:
                 played[name].append({"round": seated["round"], "bye": True,
-                                     "points": bye_points(points_table)})
+                                     "points": bye_points(points_by_place)})
     for rows in played.values():
         rows.sort(key=lambda row: row["round"])
     points = {p: sum(row["points"] for row in played[p]) for p in players}
@@ -75,7 +75,7 @@ def standings(entries: Sequence[Mapping[str, Any]], after_round: int | None = No
     rank_of = _ranks(ordered, key)
     withdrawn = {e["player"]: e["after_round"] for e in of_type(entries, WITHDRAWN)
                  if e["after_round"] <= last}
-    table = []
+    rows = []
     for p in ordered:
         row = {
             "rank": rank_of[p], "player": p, "points": points[p],
@@ -86,11 +86,11 @@ def standings(entries: Sequence[Mapping[str, Any]], after_round: int | None = No
         }
         if p in withdrawn:
             row["withdrawn_after_round"] = withdrawn[p]
-        table.append(row)
-    return table
+        rows.append(row)
+    return rows
 
 
-def _row(result: Mapping[str, Any], points_table: Sequence[int], name: str, total: int,
+def _row(result: Mapping[str, Any], points_by_place: Sequence[int], name: str, total: int,
          rank: int) -> dict[str, Any]:
     """One player's game: what it scored them, and where that is written."""
     abandoned = result["status"] == ABANDONED_GAME
@@ -98,7 +98,7 @@ def _row(result: Mapping[str, Any], points_table: Sequence[int], name: str, tota
         "round": result["round"], "table": result["table"], "game": result["game"],
         "status": result["status"], "rank": rank, "of": len(result["players"]),
         "total": total,
-        "points": 0 if abandoned else place_points(points_table, len(result["players"]), rank),
+        "points": 0 if abandoned else place_points(points_by_place, len(result["players"]), rank),
         "seq": result["final"]["seq"], "hash": result["final"]["hash"],
         "head": result["head"],
     }

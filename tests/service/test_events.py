@@ -81,7 +81,7 @@ def played(request, app):
 def _expected(client, event, rounds):
     """The standings computed here, from each game's own final score (`GET .../score`), by
     the rules docs/events.md gives."""
-    points_table, lowest = event["points"], GAMES[event["game"]].lowest_wins
+    points_by_place, lowest = event["points"], GAMES[event["game"]].lowest_wins
     results = []
     for seated in rounds:
         for table in seated["tables"]:
@@ -91,10 +91,10 @@ def _expected(client, event, rounds):
     points = defaultdict(int)
     for result in results:
         for name, (_, rank) in result.items():
-            points[name] += points_table[rank - 1] if rank < len(result) else points_table[-1]
+            points[name] += points_by_place[rank - 1] if rank < len(result) else points_by_place[-1]
     for seated in rounds:
         for name in seated["byes"]:
-            points[name] += points_table[(len(points_table) + 1) // 2 - 1]
+            points[name] += points_by_place[(len(points_by_place) + 1) // 2 - 1]
     buchholz, own = defaultdict(int), defaultdict(int)
     for result in results:
         for name, (total, _) in result.items():

@@ -22,7 +22,7 @@ def _event(game="coloretto", points=(6, 4, 2, 0), players=("ann", "bob", "cid", 
                           {}, "seed")]
 
 
-def test_places_score_the_points_table_and_the_last_place_its_last_value():
+def test_places_score_their_points_and_the_last_place_the_last_value():
     assert [place_points((6, 4, 2, 0), 4, r) for r in (1, 2, 3, 4)] == [6, 4, 2, 0]
     assert [place_points((6, 4, 2, 0), 3, r) for r in (1, 2, 3)] == [6, 4, 0]
     assert place_points((6, 4, 2, 0), 4, 1) == 6 and bye_points((6, 4, 2, 0)) == 4
