@@ -54,27 +54,28 @@ def test_every_move_signed_by_its_seat_verifies():
 
 def test_a_move_altered_and_rechained_fails_naming_the_signature():
     entries = _signed_log({0: _key()[0]})
-    at = _first_of(entries, 0)
-    entries[at] = {**entries[at], "move": {"type": "draw"} if entries[at]["move"]["type"] != "draw"
-                   else {"type": "take", "row": 0}}
+    index = _first_of(entries, 0)
+    drawn = entries[index]["move"]["type"] == "draw"
+    entries[index] = {**entries[index],
+                      "move": {"type": "take", "row": 0} if drawn else {"type": "draw"}}
     found = signatures.seat_mismatches(_rechained(entries), GAME_ID)
-    assert [(m["seq"], m["what"]) for m in found] == [(at + 1, "signature")]
+    assert [(m["seq"], m["what"]) for m in found] == [(index + 1, "signature")]
     assert "does not verify" in found[0]["detail"]
 
 
 def test_a_move_inserted_for_a_keyed_seat_without_its_key_is_named():
     entries = _signed_log({1: _key()[0]})
-    at = _first_of(entries, 1)
+    index = _first_of(entries, 1)
     forged, _ = _key()
-    move = entries[at]["move"]
-    entries[at] = {**entries[at], **log.submission(1, move, signed=(
-        at, signatures.sign_move(forged, GAME_ID, 1, at, move)))}
-    unsigned = _first_of(entries[at + 1:], 1) + at + 1
+    move = entries[index]["move"]
+    entries[index] = {**entries[index], **log.submission(1, move, signed=(
+        index, signatures.sign_move(forged, GAME_ID, 1, index, move)))}
+    unsigned = _first_of(entries[index + 1:], 1) + index + 1
     entries[unsigned] = {k: v for k, v in entries[unsigned].items()
                          if k not in ("signature", "expected_version")}
     found = signatures.seat_mismatches(_rechained(entries), GAME_ID)
-    assert [(m["seq"], m["what"]) for m in found] == [(at + 1, "signature"),
-                                                     (unsigned + 1, "signature")]
+    assert [(m["seq"], m["what"]) for m in found] == [(index + 1, "signature"),
+                                                        (unsigned + 1, "signature")]
     assert "no signature" in found[1]["detail"]
 
 
@@ -85,11 +86,11 @@ def test_signatures_are_bound_to_their_game():
 
 def test_a_turn_played_for_a_keyed_seat_needs_its_concession_first():
     entries = _signed_log({0: _key()[0]})
-    at = _first_of(entries, 0)
-    entries[at] = {**log.submission(0, entries[at]["move"], conceded=True),
-                   "seq": entries[at]["seq"]}
+    index = _first_of(entries, 0)
+    entries[index] = {**log.submission(0, entries[index]["move"], conceded=True),
+                      "seq": entries[index]["seq"]}
     found = signatures.seat_mismatches(_rechained(entries), GAME_ID)
-    assert [m["seq"] for m in found] == [at + 1]
+    assert [m["seq"] for m in found] == [index + 1]
 
 
 def test_a_key_registered_later_covers_the_moves_after_it_and_only_once():

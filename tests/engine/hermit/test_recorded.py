@@ -54,10 +54,10 @@ class Table_:
 
 def started(seats: int = 3, starts=("ace-moons", "ace-suns", "ace-waves"), **options) -> Table_:
     """A recorded hand set up (entry 2) with each seat's starting card named (entries 3...)."""
-    at = Table_(set_up(seats, **options))
+    table = Table_(set_up(seats, **options))
     for seat, card in enumerate(starts):
-        at(seat, "start", card)
-    return at
+        table(seat, "start", card)
+    return table
 
 
 def setup_refused(state: State, move: dict, code: str, *words: str, seat=TABLE) -> str:
@@ -135,84 +135,84 @@ def test_a_seeded_game_has_no_setup_to_record():
 
 
 def test_a_starting_card_is_named_only_when_every_seat_has_chosen():
-    at = Table_(set_up(3))
-    at(0, "start", "ace-moons")
+    table = Table_(set_up(3))
+    table(0, "start", "ace-moons")
     # A hidden choice shows nowhere: not in the cards still possible, not in the legal moves.
-    assert "ace-moons" in GAME.view(at.state, 1)["unaccounted"]
-    assert {"type": "start", "card": "ace-moons"} in GAME.legal_moves(at.state, 1)
-    assert at.state.hands[0] == (UNKNOWN,) * 11
-    at(1, "start", "ace-suns")
-    facts = at(2, "start", "ace-waves")
+    assert "ace-moons" in GAME.view(table.state, 1)["unaccounted"]
+    assert {"type": "start", "card": "ace-moons"} in GAME.legal_moves(table.state, 1)
+    assert table.state.hands[0] == (UNKNOWN,) * 11
+    table(1, "start", "ace-suns")
+    facts = table(2, "start", "ace-waves")
     assert [f for f in facts if isinstance(f, GroupStarted)] == [
         GroupStarted(0, 0, "ace-moons"), GroupStarted(1, 1, "ace-suns"),
         GroupStarted(2, 2, "ace-waves")]
-    assert at.state.ledger.seen_at("ace-moons") == (3,)
-    assert "ace-moons" not in GAME.view(at.state, 1)["unaccounted"]
+    assert table.state.ledger.seen_at("ace-moons") == (3,)
+    assert "ace-moons" not in GAME.view(table.state, 1)["unaccounted"]
 
 
 def test_the_table_is_not_offered_a_starting_card_another_seat_chose_face_down():
     """The table sees every choice: it is offered only starting cards still possible for the
     seat (each one accepted when the choices are revealed); the seat itself, which sees none,
     is offered the card still."""
-    at = Table_(set_up(3))
-    at(0, "start", "ace-moons")
-    at(1, "start", "ace-suns")
-    offered = GAME.table_moves(at.state, 2)
+    table = Table_(set_up(3))
+    table(0, "start", "ace-moons")
+    table(1, "start", "ace-suns")
+    offered = GAME.table_moves(table.state, 2)
     assert {"type": "start", "card": "ace-moons"} not in offered
     assert {"type": "start", "card": "ace-suns"} not in offered
-    assert set(map(str, GAME.legal_moves(at.state, 2))) - set(map(str, offered)) == {
+    assert set(map(str, GAME.legal_moves(table.state, 2))) - set(map(str, offered)) == {
         str({"type": "start", "card": c}) for c in ("ace-moons", "ace-suns")}
     for move in offered:
-        GAME.apply(at.state, 2, move, at.seq)  # revealed, none of them is refused
-    assert GAME.table_moves(at.state, 0) == GAME.legal_moves(at.state, 0) == ()
+        GAME.apply(table.state, 2, move, table.seq)  # revealed, none of them is refused
+    assert GAME.table_moves(table.state, 0) == GAME.legal_moves(table.state, 0) == ()
 
 
 def test_once_the_starting_cards_are_revealed_the_table_is_offered_the_seats_own_moves():
-    at = started()
-    assert GAME.table_moves(at.state, 0) == GAME.legal_moves(at.state, 0)
+    table = started()
+    assert GAME.table_moves(table.state, 0) == GAME.legal_moves(table.state, 0)
     seeded = GAME.deal(Table(3, GAME.options(3, {}), "s"))
     assert GAME.table_moves(seeded, 1) == GAME.legal_moves(seeded, 1)
 
 
 def test_a_starting_card_seen_already_is_refused():
-    at = started(5, ("ace-moons", "ace-suns", "ace-waves", "ace-leaves"), centre="bard")
-    at.refuses(4, {"type": "start", "card": "bard"}, "card-seen", "the bard", "entry 2")
+    table = started(5, ("ace-moons", "ace-suns", "ace-waves", "ace-leaves"), centre="bard")
+    table.refuses(4, {"type": "start", "card": "bard"}, "card-seen", "the bard", "entry 2")
 
 
 def test_two_seats_naming_one_starting_card_are_refused_when_the_choices_are_revealed():
-    at = Table_(set_up(3))
-    at(0, "start", "ace-moons")
-    at(1, "start", "ace-moons")  # not refused yet: seat 0's choice is still hidden
-    said = at.refuses(2, {"type": "start", "card": "ace-waves"}, "card-seen", "ace-moons",
+    table = Table_(set_up(3))
+    table(0, "start", "ace-moons")
+    table(1, "start", "ace-moons")  # not refused yet: seat 0's choice is still hidden
+    said = table.refuses(2, {"type": "start", "card": "ace-waves"}, "card-seen", "ace-moons",
                       "two starting choices")
     assert "entry" not in said and "seat" not in said  # whose the hidden choice is, unsaid
 
 
 def test_a_play_names_its_card_and_the_legal_moves_offer_every_card_not_seen():
-    at = started()
-    moves = GAME.legal_moves(at.state, 0)
+    table = started()
+    moves = GAME.legal_moves(table.state, 0)
     assert {"type": "play", "card": "lunatic", "group": 0} in moves
     assert {"type": "play", "card": "lunatic", "group": 2} in moves
     assert {"type": "play", "card": "ace-leaves"} in moves  # fits no group: a new group
     assert not any(m["card"] in ("ace-moons", "ace-suns", "ace-waves") for m in moves)
-    facts = at(0, "play", "lunatic", 2)
+    facts = table(0, "play", "lunatic", 2)
     assert facts[0] == Played(0, "lunatic", 2, True, 0)
-    assert at.state.ledger.seen_at("lunatic") == (6,) and len(at.state.hands[0]) == 10
+    assert table.state.ledger.seen_at("lunatic") == (6,) and len(table.state.hands[0]) == 10
 
 
 def test_a_card_seen_already_is_refused_naming_the_entry():
-    at = started()
-    at(0, "play", "lunatic", 2)
-    at.refuses(1, {"type": "play", "card": "lunatic", "group": 0}, "card-seen", "the lunatic",
+    table = started()
+    table(0, "play", "lunatic", 2)
+    table.refuses(1, {"type": "play", "card": "lunatic", "group": 0}, "card-seen", "the lunatic",
                "entry 6")
 
 
 def test_the_rules_a_named_card_shows_are_checked_as_in_a_seeded_game():
-    at = started()
-    at.refuses(0, {"type": "play", "card": "end", "group": 0}, "no-shared-suit", "group 0")
-    at.refuses(0, {"type": "play", "card": "lunatic"}, "must-join-group", "group 0 or 2")
-    at.refuses(1, {"type": "play", "card": "lunatic", "group": 0}, "not-your-turn")
-    at.refuses(0, {"type": "play", "card": "queen", "group": 0}, "unknown-card")
+    table = started()
+    table.refuses(0, {"type": "play", "card": "end", "group": 0}, "no-shared-suit", "group 0")
+    table.refuses(0, {"type": "play", "card": "lunatic"}, "must-join-group", "group 0 or 2")
+    table.refuses(1, {"type": "play", "card": "lunatic", "group": 0}, "not-your-turn")
+    table.refuses(0, {"type": "play", "card": "queen", "group": 0}, "unknown-card")
 
 
 def test_a_recorded_stagecoach_card_is_laid_unseen():
@@ -239,62 +239,62 @@ def test_a_seeded_stagecoach_move_names_its_card():
 def _not_following() -> Table_:
     """Seat 0 starts a group with the ace of leaves (entry 6) while groups end in moons, suns
     and waves: accepted, proving it held none of those suits."""
-    at = started()
-    facts = at(0, "play", "ace-leaves")
+    table = started()
+    facts = table(0, "play", "ace-leaves")
     assert facts == (NewGroup(0, "ace-leaves", 3), HadNone(0, ("moons", "suns", "waves")))
-    return at
+    return table
 
 
 def test_not_following_is_accepted_and_the_record_keeps_what_it_proves():
-    at = _not_following()
-    assert GAME.view(at.state, 2)["had_none"] == [
+    table = _not_following()
+    assert GAME.view(table.state, 2)["had_none"] == [
         {"seat": 0, "suit": suit, "entry": 6} for suit in ("moons", "suns", "waves")]
 
 
 def test_a_later_card_of_those_suits_from_that_seat_is_a_revoke_naming_the_earlier_entry():
-    at = _not_following()
-    at(1, "play", "origin", 2)  # waves/leaves, another seat's: nothing proven about it
-    at(2, "play", "sailor", 2)
-    facts = at(0, "play", "lunatic", 0)
+    table = _not_following()
+    table(1, "play", "origin", 2)  # waves/leaves, another seat's: nothing proven about it
+    table(2, "play", "sailor", 2)
+    facts = table(0, "play", "lunatic", 0)
     assert facts[:2] == (Played(0, "lunatic", 0, True, 0),
                          Revoke(0, 6, ("moons", "waves"), "must_follow", "lunatic"))
-    assert GAME.view(at.state, 2)["had_none"] == []
-    facts = at(1, "play", "journey", 0)
+    assert GAME.view(table.state, 2)["had_none"] == []
+    facts = table(1, "play", "journey", 0)
     assert not [f for f in facts if isinstance(f, Revoke)]
 
 
 def test_a_void_shown_broken_is_reported_once():
-    at = _not_following()
-    at(1, "play", "origin", 2)
-    at(2, "play", "sailor", 2)
-    at(0, "play", "lunatic", 0)
-    at(1, "play", "forest", 0)
-    at(2, "play", "mill", 2)
-    facts = at(0, "play", "diplomat", 1)  # moons and suns: the void was reported already
+    table = _not_following()
+    table(1, "play", "origin", 2)
+    table(2, "play", "sailor", 2)
+    table(0, "play", "lunatic", 0)
+    table(1, "play", "forest", 0)
+    table(2, "play", "mill", 2)
+    facts = table(0, "play", "diplomat", 1)  # moons and suns: the void was reported already
     assert not [f for f in facts if isinstance(f, Revoke)]
 
 
 def test_a_starting_card_revealed_later_shows_a_revoke_too():
-    at = _not_following()  # seat 0 held no moons, suns or waves at entry 6
+    table = _not_following()  # seat 0 held no moons, suns or waves at entry 6
     # Later the table is empty and every seat starts a group again.
-    at.state = replace(at.state, groups=(), choosing=Simultaneous("start", (0, 1, 2)))
-    at(1, "start", "sea")
-    at(2, "start", "market")
-    facts = at(0, "start", "huntress")
+    table.state = replace(table.state, groups=(), choosing=Simultaneous("start", (0, 1, 2)))
+    table(1, "start", "sea")
+    table(2, "start", "market")
+    facts = table(0, "start", "huntress")
     assert [f for f in facts if isinstance(f, Revoke)] == [
         Revoke(0, 6, ("moons",), "must_follow", "huntress")]
 
 
 def test_the_translators_variant_proves_nothing_by_a_new_group():
-    at = started(must_follow=False)
-    facts = at(0, "play", "ace-leaves")
+    table = started(must_follow=False)
+    facts = table(0, "play", "ace-leaves")
     assert facts == (NewGroup(0, "ace-leaves", 3),)
 
 
 def test_a_seat_left_with_no_card_proves_nothing():
-    at = started()
-    at.state = replace(at.state, hands=((UNKNOWN,), *at.state.hands[1:]))
-    facts = at(0, "play", "ace-leaves")
+    table = started()
+    table.state = replace(table.state, hands=((UNKNOWN,), *table.state.hands[1:]))
+    facts = table(0, "play", "ace-leaves")
     assert not [f for f in facts if isinstance(f, HadNone)]
 
 
