@@ -101,25 +101,25 @@ def _dealt(s: stack.Stack, args, count: int, label: str) -> list[list[plays.Trac
 def long_game(s: stack.Stack, args) -> None:
     """Verdicts late in a long game beside verdicts early in a fresh one, posted in turn by one
     client, so that both see the same load."""
-    at, window = args.long_at, args.long_window
+    depth, window = args.long_at, args.long_window
     late, early = plays.prepare(s.service, args.game, args.players, 2, "long", args.options)
-    if len(late.bodies) < at + window:
-        print(f"a verdict late in a game: {args.game} games end before move {at + window}")
+    if len(late.bodies) < depth + window:
+        print(f"a verdict late in a game: {args.game} games end before move {depth + window}")
         return
     http = Client(s.service)
-    fast_forward(http, late, at - window // 2)
+    fast_forward(http, late, depth - window // 2)
     timings: dict[str, list[float]] = {"late": [], "early": []}
     for i in range(window):
-        for name, track, index in (("late", late, at - window // 2 + i), ("early", early, i)):
+        for name, track, index in (("late", late, depth - window // 2 + i), ("early", early, i)):
             began = time.perf_counter()
             status, raw = http.post(track.path(load.WAIT_S), track.bodies[index], track.token)
             timings[name].append((time.perf_counter() - began) * 1000)
             if status != 201:
                 raise load.Refused(f"move {index} answered {status}: {raw[:300]!r}")
     late_ms, early_ms = (statistics.median(timings[n]) for n in ("late", "early"))
-    print(f"a verdict late in a game (one client, moves {at - window // 2}-{at + window // 2} "
-          f"of one game in turn with moves 1-{window} of a fresh one)")
-    print(f"  p50 at move ~{at} {late_ms:7.1f} ms   at move ~{window // 2} {early_ms:7.1f} ms"
+    print(f"a verdict late in a game (one client, moves {depth - window // 2}-"
+          f"{depth + window // 2} of one game in turn with moves 1-{window} of a fresh one)")
+    print(f"  p50 at move ~{depth} {late_ms:7.1f} ms   at move ~{window // 2} {early_ms:7.1f} ms"
           f"   ratio {late_ms / early_ms:5.2f}")
 
 

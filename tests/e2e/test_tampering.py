@@ -87,8 +87,8 @@ def test_altering_a_signed_move_and_rechaining_fails_naming_the_signature(app, c
     game, _ = played
 
     def altered(bodies):
-        at = _first_signed(bodies)
-        bodies[at]["move"] = {"type": "take", "row": 9}
+        index = _first_signed(bodies)
+        bodies[index]["move"] = {"type": "take", "row": 9}
         return bodies
 
     _rewrite(app, game.id, altered)

@@ -19,8 +19,8 @@ def test_a_new_games_projections_describe_its_deal(store):
     position, stored = store.projections.standing(game_id)
     assert position == Position(version=1, status=Status.IN_PROGRESS, round=1, to_act=(0,))
     assert store.projections.position(game_id) == position
-    at, state = store.projections.state(game_id)
-    assert at == 1 and GAMES["coloretto"].decode(state).game.drawn is None
+    version, state = store.projections.state(game_id)
+    assert version == 1 and GAMES["coloretto"].decode(state).game.drawn is None
     assert orjson.loads(stored) == state
 
 
@@ -49,7 +49,7 @@ def test_a_kept_score_is_read_only_at_the_version_it_was_computed_for(store):
 def test_projections_written_with_an_append_describe_the_version_it_reaches(store):
     game_id = new_game(store)
     game = GAMES["coloretto"]
-    at, encoded = store.projections.state(game_id)
+    version, encoded = store.projections.state(game_id)
     state = game.decode(encoded)
     seq = submit(store, game_id).seq
     submission = {"seq": seq, "seat": 0, "move": {"type": "draw"}}
