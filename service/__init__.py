@@ -51,7 +51,8 @@ class OrjsonProvider(JSONProvider):
 class _App(Flask):
     """Flask, asking once per function whether it is a coroutine function. Flask asks it of
     every view, hook and flask-smorest wrapper a request runs, each time (`ensure_sync`,
-    through `inspect`): a fiftieth of the web's work on a move. The functions are the app's
+    through `inspect`): a share of the web's work on a move worth saving (docs/benchmarks.md,
+    "Counting instructions"). The functions are the app's
     own, made once, so the cache holds a few dozen."""
 
     @functools.lru_cache(maxsize=512)  # noqa: B019 (the app lives as long as the process)

@@ -3,8 +3,8 @@
 Such a move needs nothing Flask's dispatch does for it: its game and the caller's role are
 remembered (`service.known`), its rate limits' counts go with its append, and its route is its
 path. Yet pushing a request context, matching the URL, running the hooks, the view's wrappers
-and finalizing the response cost the web as much CPU as the rest of the move together (in
-process, 500 us a move through Flask against 210 us here, Redis's round trip included). So
+and finalizing the response cost the web as much CPU as the rest of the move together
+(docs/benchmarks.md, "Where a verdict's time goes", the express lane). So
 the lane takes such a request straight from the WSGI server, reads it with the functions the
 view reads it with, and answers it with the view's own `moves.submitted`: the answer is the
 same, to the byte, as the route's.

@@ -9,11 +9,12 @@ is sent as it lands, redacted for the caller like every read. A connection lives
 the client reconnects with `after` set to the last seq it got, or, with server-sent events,
 with the `Last-Event-ID` header that EventSource sends by itself.
 
-A web process serves followers only in the places it keeps for them (`Followers`, a share of
-its connections that `service.server` sets): 3,000 follow streams once filled both processes'
-1,000 connections, and `/healthz`, reads and moves waited behind them in the listen queue for
-seconds. Past it a new follower is answered 503 `followers-full` with Retry-After at once, and
-its connection closed; the connections left are every other request's.
+A web process serves followers only in the places it keeps for them (`Followers`, a share of its
+connections that `service.server` sets): a crowd of follow streams once filled every connection of
+both processes, and `/healthz`, reads and moves waited behind them in the listen queue
+(docs/benchmarks.md, 2026-12-06, figures moved out of the code). Past it a new follower is answered
+503 `followers-full` with Retry-After at once, and its connection closed; the connections left are
+every other request's.
 """
 
 from __future__ import annotations

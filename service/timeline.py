@@ -7,7 +7,7 @@ state right after its first entry and right after each acceptance in it: the sta
 any entry N is that of the last listed step at or before N.
 
 Scores are listed only on request and over short ranges: a breakdown with its provenance is far
-larger and slower than a view (a five-player Coloretto match scores 3 ms a step).
+larger and slower than a view (docs/benchmarks.md, 2026-12-06, figures moved out of the code).
 """
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ def _store() -> Store:
 
 # How long a drain waits for more work once it finds none. Players take seconds over a move:
 # a drain that stopped at once would leave nearly every move of a game played at a person's
-# pace to a new RQ job, twice as slow to a verdict as a drain already running
-# (docs/benchmarks.md). A drain waiting costs one claim a second
+# pace to a new RQ job, slower to a verdict than a drain already running
+# (docs/benchmarks.md, "Judging moves"). A drain waiting costs one claim a second
 # (`store.scheduler.WAIT_AT_ONCE_S`).
 LINGER_S = 10.0
 # Set when the worker is asked to stop: a waiting drain gives up at once, so a stop takes a
