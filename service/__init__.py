@@ -29,8 +29,8 @@ from schemas import api
 from service import traced
 from service.at_once import AtOnce
 from service.audience import Audiences
-from service.headers import Headed
-from service.known import Known
+from service.headers import SecurityHeaders
+from service.remembered_games import RememberedGames
 from service.traced import Traced
 from store import Store
 from store.connection import cluster_url, redis_url
@@ -78,7 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         signing,
         web,
     )
-    from service.express import Express
+    from service.move_lane import MoveLane
 
     app = _App(__name__, static_folder=None)  # the pages blueprint serves static/
     app.json = OrjsonProvider(app)
@@ -110,7 +110,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         replica_acks=app.config["REPLICA_ACKS"],
         replica_ack_ms=app.config["REPLICA_ACK_MS"],
     )
-    app.extensions["known"] = Known()
+    app.extensions["remembered_games"] = RememberedGames()
     app.extensions["uploads"] = AtOnce(app.config["UPLOADS_AT_ONCE"])
     app.extensions["audiences"] = Audiences(app.extensions["store"].hub)
     if warning := forgetting(app.extensions["store"].redis):
@@ -124,5 +124,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)
     app.register_blueprint(metrics.bp)
-    app.wsgi_app = Traced(Headed(Express(app)))  # type: ignore[method-assign]
+    app.wsgi_app = Traced(SecurityHeaders(MoveLane(app)))  # type: ignore[method-assign]
     return app

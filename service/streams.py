@@ -38,7 +38,7 @@ from engine.game import Viewer
 from engine.visibility import redact
 from schemas import api
 from service.audience import HEARTBEAT_S, THROUGH, Audiences, Member
-from service.auth import Seen
+from service.auth import CallersGame
 from service.problems import Problem
 from store import Store
 from store.hub import Waiter
@@ -151,7 +151,7 @@ def waiting_now(waiting: dict[str, int], attending: dict[str, int]) -> int:
     return max(sum(waiting.values()) - len(attending), 0) + sum(attending.values())
 
 
-def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
+def follow(store: Store, audiences: Audiences, seen: CallersGame, after: int, lifetime_s: float,
            environ: dict[str, Any], form: Form, idle: Callable[[], object] | None = None
            ) -> Response:
     """A follow stream's answer, in one of the process's places for followers, or 503
@@ -216,7 +216,7 @@ class Client:
         self._watch = gevent.spawn(self._watch_end, sock) if served else None
         self._through = environ.get(THROUGH) if served else None  # service.server.Through
 
-    def member(self, seen: Seen, after: int, form: Form) -> Member | None:
+    def member(self, seen: CallersGame, after: int, form: Form) -> Member | None:
         """The follower as a member of its game's audience, where its socket may be written
         past the server (its answer's head sent); None where it may not."""
         framing = self._through.framing() if self._through is not None else None
@@ -251,7 +251,7 @@ class Client:
             self._watch.kill(block=False)
 
 
-def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
+def following(store: Store, audiences: Audiences, seen: CallersGame, after: int, lifetime_s: float,
               client: Client, form: Form, idle: Callable[[], object] | None = None
               ) -> Iterator[bytes]:
     """The stream's pieces: entries after `after` as they land, for at most `lifetime_s`;
@@ -289,6 +289,6 @@ def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifeti
         client.forget()
 
 
-def _batch(seen: Seen, entries: list[dict[str, Any]]) -> Batch:
+def _batch(seen: CallersGame, entries: list[dict[str, Any]]) -> Batch:
     """Entries redacted for the caller and encoded (once a process for each viewer)."""
     return [(e["seq"], _encoded(seen.id, e, seen.viewer)) for e in entries]

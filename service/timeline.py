@@ -23,13 +23,13 @@ from engine.game import TABLE, Game, Table, Viewer
 from engine.recorded import is_recorded
 from engine.scoring import explained
 from schemas.api import MOST_SCORED_STEPS
-from service.auth import Seen
+from service.auth import CallersGame
 from service.problems import Problem
 from store import Store
 from store.stored import Status
 
 
-def stored(store: Store, seen: Seen, query: Mapping[str, Any]) -> bytes:
+def stored(store: Store, seen: CallersGame, query: Mapping[str, Any]) -> bytes:
     """The caller's view at every step of a stored game's range (the views of `state?at=N`).
 
     A finished game's whole range is the same for everyone and never changes: it is kept for

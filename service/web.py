@@ -21,9 +21,9 @@ from werkzeug.wrappers import Request
 
 from schemas import api, loader, remembered
 from service import limits
-from service.auth import operator, seen
-from service.known import Known
+from service.auth import callers_game, operator
 from service.problems import PROBLEM_JSON, Problem
+from service.remembered_games import RememberedGames
 from service.signing import Keyring
 from service.written import Written
 from store import Store
@@ -61,7 +61,7 @@ def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
 
     @functools.wraps(view)
     def looked_up(game_id: str, **rest: Any) -> Response:
-        game = seen(store(), game_id, request.headers.get("Authorization", ""),
+        game = callers_game(store(), game_id, request.headers.get("Authorization", ""),
                     limits.asked(game_id))
         return view(game, **rest)
 
@@ -70,17 +70,17 @@ def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
 
 def about_played_game(view: Callable[..., Response]) -> Callable[..., Response]:
     """`about_game` for posting a move: a game this process took moves for before is not
-    looked up again (`service.known`), and the request's rate limits' counts go with the
+    looked up again (`service.remembered_games`), and the request's rate limits' counts go with the
     move's append, or are taken before its refusal."""
 
     @functools.wraps(view)
     def looked_up(game_id: str, **rest: Any) -> Response:
         authorization = request.headers.get("Authorization", "")
         asked = limits.asked(game_id)
-        remembered = known().seen(game_id, authorization, asked)
+        remembered = remembered_games().recall(game_id, authorization, asked)
         if remembered is None:
-            game = seen(store(), game_id, authorization, asked)
-            known().learn(game, authorization)
+            game = callers_game(store(), game_id, authorization, asked)
+            remembered_games().learn(game, authorization)
             return view(game, **rest)
         try:
             return view(remembered, **rest)
@@ -96,8 +96,8 @@ def _documented(looked_up: Callable[..., Response]) -> Callable[..., Response]:
     return documented(limits.taken_with_context(looked_up))
 
 
-def known() -> Known:
-    return current_app.extensions["known"]
+def remembered_games() -> RememberedGames:
+    return current_app.extensions["remembered_games"]
 
 
 _BY_OPERATOR = {str(s.value): s.name for s in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN)}

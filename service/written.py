@@ -1,6 +1,6 @@
 """An answer as a WSGI server is handed it: a status, headers and a body, made once.
 
-A view turns it into a Flask `Response` (`response`). The express lane (`service.express`)
+A view turns it into a Flask `Response` (`response`). The move lane (`service.move_lane`)
 hands it to the WSGI server as it is: building a Response and having Werkzeug finalize it cost
 a fifth of a move's CPU on the lane. Werkzeug would add nothing to these answers but their
 Content-Length, which is written here too.

@@ -45,7 +45,7 @@ import redis
 
 from engine.log import GENESIS
 from store import dictionary, keys
-from store.heap import uncollected
+from store.gc_paused import uncollected
 from store.stored import (
     SECRET_FIELDS,
     Field,

@@ -15,7 +15,7 @@ from store import Store
 from store.audits import AuditStatus
 from store.compacted import Broken
 from store.connection import cluster_url, redis_url
-from store.heap import uncollected
+from store.gc_paused import uncollected
 from telemetry.metrics import AUDITS, COMPACTIONS
 from workers import compaction, presence
 from workers.drain import Drain

@@ -1,4 +1,4 @@
-"""The process's heap, while much is made at once."""
+"""The cyclic garbage collector paused while much is made at once."""
 
 from __future__ import annotations
 
