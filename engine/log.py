@@ -79,7 +79,8 @@ def canonical(value: Any) -> bytes:
 
 
 def chain_hash(previous: str, entry: Mapping[str, Any]) -> str:
-    # An audit hashes every entry again: dict's own copy costs a fifth of a comprehension's.
+    # An audit hashes every entry again: dict's own copy is cheaper than a comprehension's
+    # (docs/benchmarks.md, 2026-12-06).
     body = dict(entry)
     body.pop("hash", None)
     return link(previous, canonical(body))

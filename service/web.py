@@ -173,7 +173,8 @@ def documented_by(*decorators: Callable[[Callable[..., Response]], Callable[...,
     """flask-smorest's decorators (`arguments`, `response`, ...) for what they document alone:
     the view gets the description they would give it, but none of their wrappers, and reads
     its input itself (`read`). For the route of every move: a dozen wrappers and webargs'
-    parsing of three locations cost a fifth of the web's CPU on a move."""
+    parsing of three locations were a large share of the web's CPU on a move
+    (docs/benchmarks.md, 2026-12-06)."""
 
     def documented(view: Callable[..., Response]) -> Callable[..., Response]:
         wrapped = functools.reduce(lambda inner, decorate: decorate(inner),
@@ -189,10 +190,11 @@ def read(schema: type[Schema], location: str = "json") -> dict[str, Any]:
     as it reads and loads it (`Parser`), for a view `documented_by` it.
 
     The query string of a move is nearly always the same few bytes (`wait=5`), and its
-    headers' values too: what they load to is remembered, by the bytes themselves. Parsing
-    and loading them cost a twentieth of the web's work on a move. A move's body is one of
-    a few hundred (a seat, and one of its game's moves): what it loads to is remembered too,
-    as JSON, so that each request gets a copy of its own (loading it cost another twentieth).
+    headers' values too: what they load to is remembered, by the bytes themselves: parsing
+    and loading them again and again was a measurable share of the web's work on a move. A
+    move's body is one of a few hundred (a seat, and one of its game's moves): what it loads to
+    is remembered too, as JSON, so that each request gets a copy of its own (loading it was as
+    much again; docs/benchmarks.md, "Counting instructions").
     The body's checks (its media type, its size, that it is a JSON object) run every time,
     and only what is at most `api.REMEMBERED_BODY` bytes is remembered."""
     if location == "json":
