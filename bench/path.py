@@ -8,7 +8,7 @@ It starts the benchmark's stack (its own redis-server), prepares a game whose mo
 `bench.instructions`), so that the web process knows the game as a busy one does. Then, under
 `sys.setprofile`:
 - **the web side**: one more move posted with `wait=5`, as `bench.run` posts them, judged by a
-  worker of the Procfile's in a process of its own: everything the request runs, the express
+  worker of the Procfile's in a process of its own: everything the request runs, the move
   lane's WSGI middleware and the wait for the verdict included, but not gunicorn's server
   (`service.server`), which the test client does not go through;
 - **the worker's side**, on a stack of its own with no worker: a move posted with `wait=0`,

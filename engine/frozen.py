@@ -3,7 +3,7 @@
 A fold makes several values per move (a state, its facts, cards, groups) and changes a few, and
 the dataclass machinery cost more than the rules themselves:
 - the `__init__` that `dataclass(frozen=True)` generates sets each field through
-  `object.__setattr__`, twice the cost of filling the new instance's `__dict__` directly, which
+  `object.__setattr__`, dearer than filling the new instance's `__dict__` directly, which
   is what `@frozen`'s `__init__` does; everything else (`__eq__`, `__hash__`, `__repr__`, the
   refusal of assignments, `dataclasses.fields`) is the dataclass's own;
 - `dataclasses.replace` re-reads every field and runs that `__init__`: `replace` copies the
@@ -102,7 +102,8 @@ def _field_set(kind: type) -> frozenset[str]:
 
 def with_item(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """`items` with the one at `index` replaced: a move changes one seat's hand, one row, one
-    pile. Made through a list, at half the cost of a tuple built around the slices either side."""
+    pile. Made through a list, cheaper than a tuple built around the slices either side
+    (docs/benchmarks.md, 2026-12-06)."""
     changed = list(items)
     changed[index] = value
     return tuple(changed)

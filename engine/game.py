@@ -162,7 +162,7 @@ def compose_view(
 
 class Outcome(NamedTuple):
     """What an accepted move made: the next state and its facts. A named tuple, since every
-    move makes one and a tuple is made at a third of a frozen dataclass's cost."""
+    move makes one and a tuple is cheaper to make than a frozen dataclass."""
 
     state: Any
     facts: tuple[Fact, ...]

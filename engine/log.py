@@ -65,12 +65,12 @@ def canonical(value: Any) -> bytes:
     """Keys sorted, no whitespace, UTF-8: the bytes of an entry that are hashed and stored,
     and the form in which an audit compares what it rebuilt with what was stored.
 
-    The text `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`
-    writes, written by orjson at a third of the cost (an audit hashes every entry again) for
-    any value without a float. Floats are the one thing the two write differently (1e16, NaN),
-    and no log holds one: the engine and the service never write one, and a replay document
-    holding one is refused (`engine.audit.replay_rebuilt`). What orjson will not write (an
-    integer past 64 bits, a key that is not a string) json writes.
+    The text `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` writes,
+    written by orjson for less (an audit hashes every entry again; docs/benchmarks.md, 2026-12-06)
+    for any value without a float. Floats are the one thing the two write differently (1e16, NaN),
+    and no log holds one: the engine and the service never write one, and a replay document holding
+    one is refused (`engine.audit.replay_rebuilt`). What orjson will not write (an integer past 64
+    bits, a key that is not a string) json writes.
     """
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
@@ -79,7 +79,8 @@ def canonical(value: Any) -> bytes:
 
 
 def chain_hash(previous: str, entry: Mapping[str, Any]) -> str:
-    # An audit hashes every entry again: dict's own copy costs a fifth of a comprehension's.
+    # An audit hashes every entry again: dict's own copy is cheaper than a comprehension's
+    # (docs/benchmarks.md, 2026-12-06).
     body = dict(entry)
     body.pop("hash", None)
     return link(previous, canonical(body))
@@ -278,8 +279,8 @@ class Step(NamedTuple):
     """One entry folded: the state right after it, the verdict it recomputed, if any, and the
     state its submissions lead to once every verdict is in (`pending`).
 
-    A named tuple, not a frozen dataclass: a fold makes one per entry, and a tuple is made
-    at a third of the cost.
+    A named tuple, not a frozen dataclass: a fold makes one per entry, and a tuple is cheaper
+    to make (docs/benchmarks.md, 2026-12-06).
     """
 
     entry: Mapping[str, Any]
@@ -297,12 +298,12 @@ def fold(game: Game, table: Table, entries: Iterable[Mapping[str, Any]],
          recompute: bool = True) -> Iterator[Step]:
     """Walk a log, judging every submission afresh and applying it when the log accepts it.
 
-    A submission's verdict is recomputed when the submission is met; the state moves on only
-    when the log's own verdict entry appears, so states line up with the log's numbering. The
-    line of play (`engine.line`) is kept for the takebacks met. `game` must be the rules the
-    log names (see `rules`). Without `recompute`, no verdict's body is made (their effects'
-    JSON cost a tenth of a rebuild). Entries appended to a list being folded are folded too,
-    one `next` at a time.
+    A submission's verdict is recomputed when the submission is met; the state moves on only when
+    the log's own verdict entry appears, so states line up with the log's numbering. The line of
+    play (`engine.line`) is kept for the takebacks met. `game` must be the rules the log names (see
+    `rules`). Without `recompute`, no verdict's body is made (their effects' JSON is a part of a
+    rebuild worth skipping: docs/benchmarks.md, 2026-12-06). Entries appended to a list being folded
+    are folded too, one `next` at a time.
     """
     state = pending = game.deal(table)
     line = Line(state)

@@ -16,9 +16,9 @@ only that a log is consistent with itself:
   `conceded`) are not the seat's and carry no signature.
 
 Keys and signatures travel as base64url without padding. Keys are `cryptography`'s (made, stored
-and read by the service and the command line); signing and checking are libsodium's (PyNaCl):
-a receipt signed in 15 us against OpenSSL's 25 us, once per answer that appends, and a seat's
-signature checked in 40 us against 84 us (docs/benchmarks.md, 2026-11-28). Everything here is
+and read by the service and the command line); signing and checking are libsodium's (PyNaCl),
+quicker than OpenSSL's at both: a receipt is signed once per answer that appends, and a seat's
+signature checked once per signed move (docs/benchmarks.md, 2026-11-28). Everything here is
 a function of its arguments: the server's private key is handed in (`Signer`), and making a key
 (randomness) or reading one (files, the environment) is for the service and the command line.
 """

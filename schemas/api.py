@@ -14,11 +14,10 @@ from schemas.moves import COMPONENTS, LARGEST_INTEGER  # noqa: F401 (read as api
 # Every limit once: the validators enforce them and /openapi.json shows them.
 # A request's body, in bytes (413 past it, before it is read); a replay document may be larger.
 LARGEST_BODY = 1 << 20
-# A replay uploaded for anyone to verify or step through (`/v1/replays/verify`, `/views`): the
-# longest game the options allow, at its most seats, serves 1.7 MB (a match of 20 deals at
-# 5 players; a 30-round trick game 1.4 MB), with the default options 0.34 MB, a golden game
-# at most 0.31 MB (`bench/replay_sizes.py`). Over twice the longest: every byte is loaded and
-# re-judged in the web, 40 to 70 ms of CPU a MB, so a quarter of a second at most.
+# A replay uploaded for anyone to verify or step through (`/v1/replays/verify`, `/views`): over
+# twice the replay of the longest game the options allow, at its most seats
+# (`bench/replay_sizes.py` prints each title's). Every byte is loaded and re-judged in the web,
+# so the bound on bytes is one on CPU (docs/design.md, docs/benchmarks.md, 2026-12-06).
 LARGEST_UPLOAD = 4 << 20
 # A replay the operator imports: any game a server holds may move, however many refused moves
 # its log holds.

@@ -29,8 +29,8 @@ from schemas import api
 from service import traced
 from service.at_once import AtOnce
 from service.audience import Audiences
-from service.headers import Headed
-from service.known import Known
+from service.headers import SecurityHeaders
+from service.remembered_games import RememberedGames
 from service.traced import Traced
 from store import Store
 from store.connection import cluster_url, redis_url
@@ -51,7 +51,8 @@ class OrjsonProvider(JSONProvider):
 class _App(Flask):
     """Flask, asking once per function whether it is a coroutine function. Flask asks it of
     every view, hook and flask-smorest wrapper a request runs, each time (`ensure_sync`,
-    through `inspect`): a fiftieth of the web's work on a move. The functions are the app's
+    through `inspect`): a share of the web's work on a move worth saving (docs/benchmarks.md,
+    "Counting instructions"). The functions are the app's
     own, made once, so the cache holds a few dozen."""
 
     @functools.lru_cache(maxsize=512)  # noqa: B019 (the app lives as long as the process)
@@ -77,7 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         signing,
         web,
     )
-    from service.express import Express
+    from service.move_lane import MoveLane
 
     app = _App(__name__, static_folder=None)  # the pages blueprint serves static/
     app.json = OrjsonProvider(app)
@@ -109,7 +110,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         replica_acks=app.config["REPLICA_ACKS"],
         replica_ack_ms=app.config["REPLICA_ACK_MS"],
     )
-    app.extensions["known"] = Known()
+    app.extensions["remembered_games"] = RememberedGames()
     app.extensions["uploads"] = AtOnce(app.config["UPLOADS_AT_ONCE"])
     app.extensions["audiences"] = Audiences(app.extensions["store"].hub)
     if warning := forgetting(app.extensions["store"].redis):
@@ -123,5 +124,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)
     app.register_blueprint(metrics.bp)
-    app.wsgi_app = Traced(Headed(Express(app)))  # type: ignore[method-assign]
+    app.wsgi_app = Traced(SecurityHeaders(MoveLane(app)))  # type: ignore[method-assign]
     return app

@@ -1,15 +1,14 @@
 """The followers of a game in a web process, written to by one greenlet: the game's audience.
 
 A follower used to be woken by the hub for each batch that landed and to write the batch itself,
-through gunicorn's layers: with 5,000 spectators of a game the web spent about half its time
+through gunicorn's layers: with thousands of spectators of a game the web spent much of its time
 waking greenlets and passing each batch down those layers one follower at a time, and the hub's
-reader, busy waking them, read a player's verdict only once every follower was woken (a new
-entry reached the followers in p50 129 ms; the verdict p99 was 17 ms against 3.7 ms without
-them). Here a follower that has caught up joins its game's audience and sleeps. The audience
-waits on the hub as one request; for each batch it makes the bytes once for each kind of
-member (its viewer, the stream's form, gunicorn's framing) and sends them to each member's
-socket without waiting: a `send` a follower, no greenlet woken.
-
+reader, busy waking them, read a player's verdict only once every follower was woken, so both the
+followers and the player waited (docs/benchmarks.md, 2026-11-28, issue 32). Here a follower that has
+caught up joins its game's audience and sleeps. The audience waits on the hub as one request; for
+each batch it makes the bytes once for each kind of member (its viewer, the stream's form,
+gunicorn's framing) and sends them to each member's socket without waiting: a `send` a follower, no
+greenlet woken.
 A member whose socket would block (a slow reader, its buffer full) is handed back: its own
 greenlet writes what the audience could not send, waiting as long as it must, and follows by
 itself until it has caught up again. A member whose client left, whose connection has lived its
@@ -41,8 +40,8 @@ _SLICE_S = 0.002
 # An audience woken by an entry waits this long before it writes, and writes what landed
 # meanwhile with it: a move's submission and its verdict, a few ms apart, reach a follower in
 # one send instead of two, and the player waiting for that verdict is answered before the
-# fan-out begins, not between its slices: with 5,000 followers a verdict's p99 went from 15 ms
-# to 4 ms, as without followers (docs/benchmarks.md, 2026-11-28).
+# fan-out begins, not between its slices: with thousands of followers a verdict's p99 came
+# back to what it is without followers (docs/benchmarks.md, 2026-11-28, "gathers 10 ms").
 GATHER_S = 0.01
 # An audience that got nothing for this long sends its members a heartbeat (an event stream's
 # comment line), by which a proxy keeps the connection and a client that left is noticed.

@@ -6,7 +6,7 @@ from flask import current_app
 
 from schemas import api
 from service import handlers, timeline, uploads
-from service.auth import Seen
+from service.auth import CallersGame
 from service.problems import PROBLEM_JSON
 from service.web import Blueprint, about_game, answer, keyring, store
 
@@ -20,7 +20,7 @@ bp = Blueprint("audits", __name__, url_prefix="/v1", description=__doc__)
 @bp.response(200, api.AuditReport)
 @bp.alt_response(202, schema=api.AuditReport, description="still running", success=True)
 @bp.alt_response(503, HTTPStatus.SERVICE_UNAVAILABLE.name)
-def audit(game: Seen, body: dict, query: dict):
+def audit(game: CallersGame, body: dict, query: dict):
     """Rebuild the game from its log in a worker and explain the claimed totals (503
     `audits-busy` while too many audits wait for an auditor)."""
     status, report = handlers.request_audit(
@@ -34,7 +34,7 @@ def audit(game: Seen, body: dict, query: dict):
 @bp.arguments(api.Wait, location="query")
 @bp.response(200, api.AuditReport)
 @bp.alt_response(202, schema=api.AuditReport, description="still running", success=True)
-def audit_report(game: Seen, query: dict, number: int):
+def audit_report(game: CallersGame, query: dict, number: int):
     """An audit's progress or report."""
     status, report = handlers.audit_report(store(), game, number, query["wait"])
     return answer(report, status)

@@ -50,7 +50,7 @@ class Caller:
 
 
 @dataclass(frozen=True)
-class Seen:
+class CallersGame:
     """A game as one request sees it: its meta, its rules, the caller, whether it is over."""
 
     id: str
@@ -61,7 +61,7 @@ class Seen:
     # Its rate limits' counts, when the request did not take them with the game's context.
     owed: Owed | None = None
     # Whether meta's head (version, hash) is the log's, as far as anyone knows: read just
-    # now, or remembered of a game no other process posts to (service/known.py).
+    # now, or remembered of a game no other process posts to (service/remembered_games.py).
     head_known: bool = True
 
     @property
@@ -98,7 +98,8 @@ def operator(configured: str | None, authorization: str) -> None:
         raise Problem(401, "bad-token", "this is not the operator's import token")
 
 
-def seen(store: Store, game_id: str, authorization: str, limited: Asked = UNLIMITED) -> Seen:
+def callers_game(store: Store, game_id: str, authorization: str,
+                 limited: Asked = UNLIMITED) -> CallersGame:
     """A missing token makes a spectator; a token this game does not know is a 401. The rate
     limits' counts `limited` asks for are taken in the same round trip, and refuse first."""
     token = bearer(authorization)
@@ -110,4 +111,4 @@ def seen(store: Store, game_id: str, authorization: str, limited: Asked = UNLIMI
     if token and role is None:
         raise Problem(401, "bad-token", "this token is not valid for this game")
     caller = Caller(SPECTATOR if role is None else TABLE if role == TABLE else int(role))
-    return Seen(game_id, meta, rules(meta), caller, finished)
+    return CallersGame(game_id, meta, rules(meta), caller, finished)

@@ -27,7 +27,7 @@ from engine.games import GAMES
 from engine.recorded import RECORDED, SEEDED, is_recorded
 from service import handlers, imports, streams
 from service.audience import Audiences
-from service.auth import Caller, Seen, bearer, seen
+from service.auth import Caller, CallersGame, bearer, callers_game
 from service.problems import Problem
 from service.signing import Keyring
 from service.streams import Form
@@ -128,7 +128,7 @@ def _ended(store: Store, signer: Keyring, game_id: str, round_: int, table: int
     if not last or last[-1]["type"] != log.FINISHED:
         return None
     status = store.projections.position(game_id).status
-    score = handlers.final_score(store, seen(store, game_id, ""))
+    score = handlers.final_score(store, callers_game(store, game_id, ""))
     return kinds.result(round_, table, game_id, score, str(status), head,
                         signer.receipt(game_id, *head), last[-1]["at"])
 
@@ -253,7 +253,7 @@ def export(store: Store, signer: Keyring, event_id: str) -> dict[str, Any]:
     """The event's log, every game's replay (as `GET /v1/games/{id}/replay` gives it to a
     spectator) and its standings: what `tablelog verify-event` checks."""
     entries = current(store, signer, event_id)
-    games = {g["game"]: handlers.replay_document(store, signer, seen(store, g["game"], ""))
+    games = {g["game"]: handlers.replay_document(store, signer, callers_game(store, g["game"], ""))
              for g in kinds.games_of(entries)}
     last = entries[-1]
     return {"format": FORMAT, "id": event_id, "entries": entries,
@@ -333,7 +333,7 @@ def follow(store: Store, signer: Keyring, audiences: Audiences, event_id: str, a
     at each heartbeat, so a result reaches it within one (`HEARTBEAT_S`)."""
     entries = current(store, signer, event_id)
     ended = bool(kinds.of_type(entries, kinds.FINISHED))
-    seen = Seen(keys.event_log(event_id), {}, GAMES[entries[0]["game"]], Caller(SPECTATOR),
+    seen = CallersGame(keys.event_log(event_id), {}, GAMES[entries[0]["game"]], Caller(SPECTATOR),
                 ended)
     return streams.follow(store, audiences, seen, after, lifetime_s, environ, form,
                           idle=lambda: current(store, signer, event_id))

@@ -6,11 +6,11 @@ from flask import current_app, request
 
 from schemas import api
 from service import handlers, imports, streams, timeline
-from service.auth import Seen
+from service.auth import CallersGame
 from service.headers import NO_STORE
 from service.openapi import game_links
 from service.problems import PROBLEM_JSON
-from service.web import Blueprint, about_game, answer, by_operator, keyring, known, store
+from service.web import Blueprint, about_game, answer, by_operator, keyring, remembered_games, store
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
 
@@ -40,7 +40,7 @@ def index(query: dict):
 @bp.get("/<game_id>")
 @about_game
 @bp.response(200, api.Summary)
-def summary(game: Seen):
+def summary(game: CallersGame):
     """Summary of a game."""
     return answer(handlers.summary(store(), game))
 
@@ -49,7 +49,7 @@ def summary(game: Seen):
 @about_game
 @bp.arguments(api.At, location="query")
 @bp.response(200, api.State)
-def state(game: Seen, query: dict):
+def state(game: CallersGame, query: dict):
     """The state as the caller may see it."""
     return answer(handlers.state(store(), game, query.get("at")))
 
@@ -58,7 +58,7 @@ def state(game: Seen, query: dict):
 @about_game
 @bp.arguments(api.ViewsQuery, location="query")
 @bp.response(200, api.Views)
-def views(game: Seen, query: dict):
+def views(game: CallersGame, query: dict):
     """The caller's view at every step of a range of the log."""
     return answer(timeline.stored(store(), game, query))
 
@@ -66,7 +66,7 @@ def views(game: Seen, query: dict):
 @bp.get("/<game_id>/legal-moves")
 @about_game
 @bp.response(200, api.LegalMoves)
-def legal_moves(game: Seen):
+def legal_moves(game: CallersGame):
     """Legal moves of the caller's seat(s)."""
     return answer(handlers.legal_moves(store(), game))
 
@@ -75,7 +75,7 @@ def legal_moves(game: Seen):
 @about_game
 @bp.arguments(api.At, location="query")
 @bp.response(200, api.ScoreBreakdown)
-def score(game: Seen, query: dict):
+def score(game: CallersGame, query: dict):
     """The score breakdown with provenance (provisional until the game is finished)."""
     return answer(handlers.score(store(), game, query.get("at")))
 
@@ -83,7 +83,7 @@ def score(game: Seen, query: dict):
 @bp.get("/<game_id>/replay")
 @about_game
 @bp.response(200, api.ReplayDocument)
-def replay(game: Seen):
+def replay(game: CallersGame):
     """The replay document, as a download (redacted for the caller while the game runs)."""
     document = handlers.replay_document(store(), keyring(), game)
     return answer(
@@ -94,7 +94,7 @@ def replay(game: Seen):
 @bp.get("/<game_id>/head")
 @about_game
 @bp.response(200, api.Receipt)
-def head(game: Seen):
+def head(game: CallersGame):
     """The server's signed receipt for the log's last entry, as every answer that appends
     carries one."""
     return answer(handlers.head(keyring(), game), headers=NO_STORE)
@@ -109,7 +109,7 @@ def head(game: Seen):
 @bp.alt_response(409, schema=api.Problem, content_type=PROBLEM_JSON, description=(
     "the seat registered a key already (`seat-key-registered`), or the game is over"
     " (`game-finished`)"))
-def register_key(game: Seen, body: dict, seat: int):
+def register_key(game: CallersGame, body: dict, seat: int):
     """Register the seat's Ed25519 public key, once, with the seat's own token.
 
     From then on every move for the seat must carry its `signature` and `expected_version`,
@@ -117,7 +117,7 @@ def register_key(game: Seen, body: dict, seat: int):
     `seat-key-registered` entry, so a replay proves which key each move was checked against.
     """
     registered = handlers.register_key(store(), keyring(), game, seat,
-                                       body["public_key"], known())
+                                       body["public_key"], remembered_games())
     return answer(registered, 201)
 
 
@@ -162,7 +162,7 @@ def import_replay(document: dict, game_id: str):
     "`followers-full`: the web process answering serves as many followers as it may (a share"
     " of its connections, the rest kept for every other request); try again after"
     " Retry-After. The connection is closed"))
-def events(game: Seen, page: dict, headers: dict):
+def events(game: CallersGame, page: dict, headers: dict):
     """The log, redacted for the caller.
 
     JSON pages (`after`, `limit`, `next`), one entry a line with

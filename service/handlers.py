@@ -1,7 +1,7 @@
 """What the API does, as plain functions the thin views in `service/` call one at a time.
 
-Each takes the store, the game as the caller sees it (`Seen`) and loaded input, and returns
-an answer body (or raises a Problem). Nothing here knows Flask beyond the Problem it raises.
+Each takes the store, the game as the caller sees it (`CallersGame`) and loaded input, and
+returns an answer body (or raises a Problem). Nothing here knows Flask beyond the Problem it raises.
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ from engine.table_actions import FOR_NONE
 from engine.visibility import redact
 from schemas import api, loader, remembered
 from schemas.moves import MOVES
-from service.auth import Seen
-from service.known import Known
+from service.auth import CallersGame
 from service.problems import Problem
+from service.remembered_games import RememberedGames
 from service.signing import Keyring
 from store import Store
 from store.audits import AuditStatus
 from store.connection import FULL, UNREACHABLE
 from store.hub import Waiter
-from store.log import Appended, AppendResult, Landed, Writing, now, verdict_on
+from store.log import Appended, AppendResult, VerdictRead, Writing, now, verdict_on
 from store.projections import Projection, score_json
 from store.stored import Status, state_json
 from workers import queue
@@ -84,7 +84,7 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
     )
     if handles:
         store.games.rated(game_id)
-    replicated(store, game_id)
+    require_replicated(store, game_id)
     return {
         "id": game_id,
         "game": game.name,
@@ -177,7 +177,7 @@ def _check_decks(canonical: tuple[str, ...], decks: list[list[str]]) -> None:
         )
 
 
-def summary(store: Store, seen: Seen) -> dict[str, Any]:
+def summary(store: Store, seen: CallersGame) -> dict[str, Any]:
     meta, game_id = seen.meta, seen.id
     position = store.projections.position(game_id)
     return {
@@ -271,11 +271,11 @@ LOOK_S = 0.1
 def submit(
     store: Store,
     signer: Keyring,
-    seen: Seen,
+    seen: CallersGame,
     body: dict[str, Any],
     idempotency_key: str | None,
     wait: float,
-    known: Known | None = None,
+    known: RememberedGames | None = None,
     request_id: str | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """Append a move (`known` remembers what its verdict's wait saw of the game; the store
@@ -335,11 +335,12 @@ def submit(
             known.saw(game_id, waited)
         if waited[1] is not None:
             written_last = waited[1]["seq"], waited[1]["hash"]
-    replicated(store, game_id)
+    require_replicated(store, game_id)
     return status, {**answered, "receipt": _receipt(store, signer, game_id, *written_last)}
 
 
-def _named_as_at_the_table(store: Store, seen: Seen, seat: int, move: dict[str, Any]) -> None:
+def _named_as_at_the_table(store: Store, seen: CallersGame, seat: int, move: dict[str, Any]
+                           ) -> None:
     """A recorded game's move naming a card that no card at the table can be
     (`engine.recorded.MISNAMED`) is a 422 with nothing written. It is judged on the head's
     state when no submission waits for its verdict; else the worker judges it as any move."""
@@ -356,7 +357,7 @@ def _named_as_at_the_table(store: Store, seen: Seen, seat: int, move: dict[str, 
             raise Problem(422, refused.code, refused.detail) from None
 
 
-def _signed(seen: Seen, seat: int | str, body: dict[str, Any], move: dict[str, Any]
+def _signed(seen: CallersGame, seat: int | str, body: dict[str, Any], move: dict[str, Any]
             ) -> tuple[int, str] | None:
     """A keyed seat's submission: its expected version and signature, checked against the
     seat's key; only the seat's own token may post it. None for a seat with no key."""
@@ -393,13 +394,13 @@ def _receipt(store: Store, signer: Keyring, game_id: str, seq: int, entry_hash: 
     return signer.receipt(game_id, seq, entry_hash)
 
 
-def head(signer: Keyring, seen: Seen) -> dict[str, Any]:
+def head(signer: Keyring, seen: CallersGame) -> dict[str, Any]:
     """The server's receipt for the log's last entry."""
     return signer.receipt(seen.id, seen.meta["version"], seen.meta["hash"])
 
 
-def register_key(store: Store, signer: Keyring, seen: Seen, seat: int, public_key: str,
-                 known: Known) -> dict[str, Any]:
+def register_key(store: Store, signer: Keyring, seen: CallersGame, seat: int, public_key: str,
+                 known: RememberedGames) -> dict[str, Any]:
     """A seat's key, registered once by the seat itself, as an entry of its game's log."""
     if seen.caller.seat != seat:
         raise Problem(403, "not-your-seat", f"only seat {seat}'s own token registers its key")
@@ -420,7 +421,7 @@ def register_key(store: Store, signer: Keyring, seen: Seen, seat: int, public_ke
         if appended.outcome == AppendResult.FINISHED:  # it ended meanwhile
             _over()
         if appended.outcome == AppendResult.OK:
-            replicated(store, seen.id)
+            require_replicated(store, seen.id)
             entry = store.log.entries(seen.id, after=appended.seq - 1, upto=appended.seq)[0]
             return {"seat": seat, "public_key": public_key,
                     "receipt": signer.receipt(seen.id, entry["seq"], entry["hash"])}
@@ -428,8 +429,8 @@ def register_key(store: Store, signer: Keyring, seen: Seen, seat: int, public_ke
     raise Problem(409, "seat-keys-changed", "seats kept registering keys meanwhile: ask again")
 
 
-def _refused(seen: Seen, appended: Appended, expected: int | None, body_hash: str,
-             known: Known | None) -> None:
+def _refused(seen: CallersGame, appended: Appended, expected: int | None, body_hash: str,
+             known: RememberedGames | None) -> None:
     """The problem (raised) when the append did not take the move."""
     outcome = appended.outcome
     if outcome in (AppendResult.FINISHED, AppendResult.MISSING) and known is not None:
@@ -460,7 +461,7 @@ def _refused(seen: Seen, appended: Appended, expected: int | None, body_hash: st
         )
 
 
-def _over_now(store: Store, seen: Seen) -> bool:
+def _over_now(store: Store, seen: CallersGame) -> bool:
     """Whether the game is over now, read afresh."""
     return store.games.context(seen.id, None).finished
 
@@ -479,7 +480,7 @@ def _queue_drains(store: Store, slots: list[int]) -> None:
             queue.enqueue_drain(store.queues, slot)
 
 
-def replicated(store: Store, game_id: str) -> None:
+def require_replicated(store: Store, game_id: str) -> None:
     """A write is answered only once a replica holds it (when the store has replicas)."""
     if not store.replicas.hold(game_id):
         raise Problem(
@@ -513,8 +514,9 @@ def _move_errors(game: str, kind: str, move: bytes) -> dict[str, Any]:
 
 
 def verdict(
-    store: Store, seen: Seen, seq: int, wait: float = 0, version: int = 0, fresh: bool = False,
-    looked: Landed | None = None,
+    store: Store, seen: CallersGame, seq: int, wait: float = 0, version: int = 0,
+    fresh: bool = False,
+    looked: VerdictRead | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """The verdict on submission `seq`, waiting up to `wait` seconds for it (no polling)."""
     _, found = _verdict_entry(
@@ -541,8 +543,8 @@ def _verdict_answer(seq: int, found: dict[str, Any] | None, viewer: Viewer
 
 def _verdict_entry(
     store: Store, game_id: str, seq: int, wait: float, version: int, fresh: bool,
-    looked: Landed | None,
-) -> Landed:
+    looked: VerdictRead | None,
+) -> VerdictRead:
     """Look (unless the submission was appended just now, at `version`: nothing has judged it
     yet; or its append's round trip `looked` already), then block on the log for what lands
     past `version` until the verdict is among it; the last seq seen, and the verdict."""
@@ -558,7 +560,7 @@ def _verdict_entry(
     return version, found
 
 
-def lookup(store: Store, seen: Seen, seq: int) -> dict[str, Any]:
+def lookup(store: Store, seen: CallersGame, seq: int) -> dict[str, Any]:
     in_log = 1 <= seq <= seen.meta["version"]
     entries = store.log.entries(seen.id, after=seq - 1, upto=seq) if in_log else []
     if not entries or entries[0]["type"] != log.SUBMITTED:
@@ -583,14 +585,14 @@ def _remind(store: Store, game_id: str) -> None:
 # -- reading the game --------------------------------------------------------------------------
 
 
-def _rebuilt(store: Store, seen: Seen, upto: int | None) -> tuple[list[dict[str, Any]], Any]:
+def _rebuilt(store: Store, seen: CallersGame, upto: int | None) -> tuple[list[dict[str, Any]], Any]:
     """The log up to `upto` and the state right after it, replayed through the engine."""
     entries = store.log.entries(seen.id, upto=upto)
     seed, decks = store.games.secret(seen.id)
     return entries, log.state_at(seen.game, log.table_of(seen.meta, seed, decks), entries)
 
 
-def _ended(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Status, int, Any]:
+def _ended(store: Store, seen: CallersGame) -> tuple[list[dict[str, Any]], Status, int, Any]:
     """A finished game's whole log, its status, round and score, as stored: it changes no
     more, and an export downloads every finished game, so replaying each log again would be
     the export's whole cost (and a compacted game keeps its score, not its state). (A running
@@ -599,14 +601,14 @@ def _ended(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Status, int,
     return entries, position.status, position.round, orjson.loads(_current_score(store, seen))
 
 
-def _replayed(store: Store, seen: Seen) -> tuple[list[dict[str, Any]], Status, int, Any]:
+def _replayed(store: Store, seen: CallersGame) -> tuple[list[dict[str, Any]], Status, int, Any]:
     """A running game's log, its status, round and score, replayed through the engine."""
     entries, final = _rebuilt(store, seen, None)
     return (entries, Status.of(seen.game, final), seen.game.round(final),
             seen.game.score(final).to_json(seen.meta["players"]))
 
 
-def state(store: Store, seen: Seen, version: int | None) -> bytes:
+def state(store: Store, seen: CallersGame, version: int | None) -> bytes:
     meta, game, viewer = seen.meta, seen.game, seen.viewer
     if version is None:
         position, stored = store.projections.standing(seen.id)
@@ -659,7 +661,7 @@ def _check_version(meta: dict[str, Any], version: int) -> None:
                       f"the log has {meta['version']} entries, not {version}")
 
 
-def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
+def legal_moves(store: Store, seen: CallersGame) -> dict[str, Any]:
     if seen.finished:  # none, at every table: its state is not read (nor a compacted log folded)
         return {"version": store.projections.version(seen.id), "moves": []}
     game, caller = seen.game, seen.caller
@@ -674,7 +676,7 @@ def legal_moves(store: Store, seen: Seen) -> dict[str, Any]:
     return {"version": version, "moves": moves}
 
 
-def score(store: Store, seen: Seen, version: int | None) -> bytes:
+def score(store: Store, seen: CallersGame, version: int | None) -> bytes:
     """The breakdown as answered: each component with the rule that scores it (the breakdown
     kept, and compared by audits, has none)."""
     if version is None:
@@ -686,12 +688,12 @@ def score(store: Store, seen: Seen, version: int | None) -> bytes:
     return orjson.dumps(explained(breakdown, seen.game.spec))
 
 
-def final_score(store: Store, seen: Seen) -> dict[str, Any]:
+def final_score(store: Store, seen: CallersGame) -> dict[str, Any]:
     """An ended game's last score breakdown, as `GET /v1/games/{id}/score` answers it."""
     return orjson.loads(_current_score(store, seen))
 
 
-def _current_score(store: Store, seen: Seen) -> bytes:
+def _current_score(store: Store, seen: CallersGame) -> bytes:
     """The first reader of a version computes its score and keeps it for the next."""
     kept = store.projections.score(seen.id)
     if kept is not None:
@@ -702,12 +704,13 @@ def _current_score(store: Store, seen: Seen) -> bytes:
     return computed
 
 
-def events(store: Store, seen: Seen, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+def events(store: Store, seen: CallersGame, after: int, limit: int
+           ) -> tuple[list[dict[str, Any]], int]:
     found = [redact(e, seen.viewer) for e in store.log.entries(seen.id, after, limit=limit)]
     return found, (found[-1]["seq"] if found else after)
 
 
-def replay_document(store: Store, signer: Keyring, seen: Seen) -> dict[str, Any]:
+def replay_document(store: Store, signer: Keyring, seen: CallersGame) -> dict[str, Any]:
     meta, game, game_id, finished = seen.meta, seen.game, seen.id, seen.finished
     entries, status, last_round, score = (_ended if finished else _replayed)(store, seen)
     seed, decks = store.games.secret(game_id)
@@ -752,7 +755,7 @@ def _deal(game: Game, table: Table, dealt: list[list[str]], finished: bool) -> d
 
 
 def request_audit(
-    store: Store, seen: Seen, claimed: dict[str, int], wait: float, most_waiting: int
+    store: Store, seen: CallersGame, claimed: dict[str, int], wait: float, most_waiting: int
 ) -> tuple[int, dict[str, Any]]:
     """Queue an audit, unless `most_waiting` wait for an auditor already: each new claim is a
     rebuild, and a flood of them from many addresses, each within its own rate, would queue
@@ -775,7 +778,7 @@ def request_audit(
 
 
 def audit_report(
-    store: Store, seen: Seen, number: int, wait: float = 0
+    store: Store, seen: CallersGame, number: int, wait: float = 0
 ) -> tuple[int, dict[str, Any]]:
     game_id = seen.id
     found = store.audits.read(game_id, number, wait)

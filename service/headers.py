@@ -1,4 +1,4 @@
-"""The headers every answer carries, whichever path wrote it (Flask's, the express lane's,
+"""The headers every answer carries, whichever path wrote it (Flask's, the move lane's,
 gunicorn's own refusals), and those of the pages.
 
 - `X-Content-Type-Options: nosniff` on every answer: a browser takes each for the type it
@@ -31,7 +31,7 @@ PAGE = {"Content-Security-Policy": POLICY, "X-Frame-Options": "DENY",
         "Referrer-Policy": "no-referrer"}
 
 
-class Headed:
+class SecurityHeaders:
     """WSGI middleware in front of the app: every answer gets `ALWAYS`, and `SECRET` when
     the request carried a token."""
 

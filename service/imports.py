@@ -56,7 +56,7 @@ def import_game(store: Store, game_id: str, document: dict[str, Any]) -> tuple[i
     loaded = store.games.load(game_id, entries, {"seed": seed or "", "decks": decks},
                               projection)
     _same_game(game_id, (loaded.version, loaded.hash), ours)
-    handlers.replicated(store, game_id)
+    handlers.require_replicated(store, game_id)
     if loaded.written:
         # An ended game: kept as one record a while later (`store.compacted`); should Redis
         # refuse, the game stays live, whole, until the sweep of ended games.

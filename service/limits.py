@@ -15,8 +15,8 @@ pays one count. The price: an address's first refusal in each web process goes u
 so an address guessing through P processes has P more guesses a window. A request about a game
 pays no round trip of its own for its counts: they are taken with the game's context
 (`service.web.about_game`), which it reads first anyway, or, for a move to a game its web
-process knows, by the move's append (`service.known`, `Owed`). Every rate of every limit it
-counts against is counted, refused or not.
+process knows, by the move's append (`service.remembered_games`, `Owed`). Every rate of every
+limit it counts against is counted, refused or not.
 
 The `limits` library parses the rates and counts in the process while Redis is away, or full
 (it then refuses the counts' INCR but answers reads: a read about a game is answered all the

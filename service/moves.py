@@ -4,9 +4,9 @@ from http import HTTPStatus
 
 from schemas import api
 from service import handlers
-from service.auth import Seen
-from service.known import Known
+from service.auth import CallersGame
 from service.problems import PROBLEM_JSON, problem_written
+from service.remembered_games import RememberedGames
 from service.signing import Keyring
 from service.traced import current_id, note
 from service.web import (
@@ -16,8 +16,8 @@ from service.web import (
     answer,
     documented_by,
     keyring,
-    known,
     read,
+    remembered_games,
     store,
     written,
 )
@@ -43,7 +43,7 @@ bp = Blueprint("moves", __name__, url_prefix="/v1/games", description=__doc__)
         " counts once (without one, read `GET /moves/{seq}` first); `store-unavailable`:"
         " nothing of it was written (Redis away, or full), post it again")),
 )
-def submit(game: Seen):
+def submit(game: CallersGame):
     """Submit a move; `wait` answers with its verdict (a 422 names the rule it broke).
 
     Besides each title's moves, every title takes the table actions (docs/api.md, Table
@@ -63,15 +63,15 @@ def submit(game: Seen):
     submission = read(api.Submission)
     wait = read(api.Wait, "query")["wait"]
     key = read(api.IdempotencyKey, "headers").get("key")
-    return submitted(store(), known(), keyring(), game, submission, wait, key).response()
+    return submitted(store(), remembered_games(), keyring(), game, submission, wait, key).response()
 
 
-def submitted(store: Store, known: Known, signer: Keyring, game: Seen, submission: dict,
-              wait: float, key: str | None) -> Written:
-    """The answer to a move, read and loaded: this route's, and the express lane's
-    (`service.express`). Its request's id goes with the submission, and its seq and outcome
+def submitted(store: Store, remembered: RememberedGames, signer: Keyring, game: CallersGame,
+              submission: dict, wait: float, key: str | None) -> Written:
+    """The answer to a move, read and loaded: this route's, and the move lane's
+    (`service.move_lane`). Its request's id goes with the submission, and its seq and outcome
     on the request's log line (`service.traced`)."""
-    status, verdict = handlers.submit(store, signer, game, submission, key, wait, known,
+    status, verdict = handlers.submit(store, signer, game, submission, key, wait, remembered,
                                       current_id())
     note(game=game.id, seq=verdict["seq"], outcome=verdict["status"])
     if status == 422:
@@ -88,6 +88,6 @@ def _rest(verdict: dict) -> dict:
 @bp.get("/<game_id>/moves/<int:seq>")
 @about_game
 @bp.response(200, api.Verdict)
-def lookup(game: Seen, seq: int):
+def lookup(game: CallersGame, seq: int):
     """The verdict on one submission."""
     return answer(handlers.lookup(store(), game, seq))

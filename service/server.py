@@ -3,8 +3,8 @@ clients, whom no setting of gunicorn's bounds.
 
 gunicorn gives a request's head `keepalive` seconds (2) to arrive, then nothing more: a body
 trickling in a byte every few seconds held its greenlet, and its connection, for as long as
-the client liked, and one address could open as many as the process serves (2,100 slow bodies
-from one address and `/healthz` stopped answering). So here:
+the client liked, and one address could open as many as the process serves, until `/healthz`
+stopped answering (docs/scaling.md, "Slow and greedy clients"). So here:
 
 - A body has `TABLELOG_BODY_SECONDS` (10) from the request's arrival, and one second more for
   every `TABLELOG_BODY_RATE` bytes (16 KiB) of it received, as Apache's mod_reqtimeout counts:
@@ -27,7 +27,8 @@ from one address and `/healthz` stopped answering). So here:
   raised to what they need (up to its hard limit), and the share is of the connections that
   fit under it.
 
-The cost on a request is a wrapper and a timer (about 1 us) on a request with a body, and two
+The cost on a request is a wrapper and a timer on a request with a body (docs/benchmarks.md,
+"Where a verdict's time goes", its last paragraph), and two
 dict updates a connection: nothing on the path of a move grows with the load. What the process
 holds (its followers, the requests waiting on games' logs) is written to its metrics once a
 second (`telemetry.metrics`), by a greenlet of its own, not by the requests; the connections it

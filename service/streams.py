@@ -9,11 +9,12 @@ is sent as it lands, redacted for the caller like every read. A connection lives
 the client reconnects with `after` set to the last seq it got, or, with server-sent events,
 with the `Last-Event-ID` header that EventSource sends by itself.
 
-A web process serves followers only in the places it keeps for them (`Followers`, a share of
-its connections that `service.server` sets): 3,000 follow streams once filled both processes'
-1,000 connections, and `/healthz`, reads and moves waited behind them in the listen queue for
-seconds. Past it a new follower is answered 503 `followers-full` with Retry-After at once, and
-its connection closed; the connections left are every other request's.
+A web process serves followers only in the places it keeps for them (`Followers`, a share of its
+connections that `service.server` sets): a crowd of follow streams once filled every connection of
+both processes, and `/healthz`, reads and moves waited behind them in the listen queue
+(docs/benchmarks.md, 2026-12-06, figures moved out of the code). Past it a new follower is answered
+503 `followers-full` with Retry-After at once, and its connection closed; the connections left are
+every other request's.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from engine.game import Viewer
 from engine.visibility import redact
 from schemas import api
 from service.audience import HEARTBEAT_S, THROUGH, Audiences, Member
-from service.auth import Seen
+from service.auth import CallersGame
 from service.problems import Problem
 from store import Store
 from store.hub import Waiter
@@ -150,7 +151,7 @@ def waiting_now(waiting: dict[str, int], attending: dict[str, int]) -> int:
     return max(sum(waiting.values()) - len(attending), 0) + sum(attending.values())
 
 
-def follow(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
+def follow(store: Store, audiences: Audiences, seen: CallersGame, after: int, lifetime_s: float,
            environ: dict[str, Any], form: Form, idle: Callable[[], object] | None = None
            ) -> Response:
     """A follow stream's answer, in one of the process's places for followers, or 503
@@ -215,7 +216,7 @@ class Client:
         self._watch = gevent.spawn(self._watch_end, sock) if served else None
         self._through = environ.get(THROUGH) if served else None  # service.server.Through
 
-    def member(self, seen: Seen, after: int, form: Form) -> Member | None:
+    def member(self, seen: CallersGame, after: int, form: Form) -> Member | None:
         """The follower as a member of its game's audience, where its socket may be written
         past the server (its answer's head sent); None where it may not."""
         framing = self._through.framing() if self._through is not None else None
@@ -250,7 +251,7 @@ class Client:
             self._watch.kill(block=False)
 
 
-def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifetime_s: float,
+def following(store: Store, audiences: Audiences, seen: CallersGame, after: int, lifetime_s: float,
               client: Client, form: Form, idle: Callable[[], object] | None = None
               ) -> Iterator[bytes]:
     """The stream's pieces: entries after `after` as they land, for at most `lifetime_s`;
@@ -288,6 +289,6 @@ def following(store: Store, audiences: Audiences, seen: Seen, after: int, lifeti
         client.forget()
 
 
-def _batch(seen: Seen, entries: list[dict[str, Any]]) -> Batch:
+def _batch(seen: CallersGame, entries: list[dict[str, Any]]) -> Batch:
     """Entries redacted for the caller and encoded (once a process for each viewer)."""
     return [(e["seq"], _encoded(seen.id, e, seen.viewer)) for e in entries]

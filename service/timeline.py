@@ -7,7 +7,7 @@ state right after its first entry and right after each acceptance in it: the sta
 any entry N is that of the last listed step at or before N.
 
 Scores are listed only on request and over short ranges: a breakdown with its provenance is far
-larger and slower than a view (a five-player Coloretto match scores 3 ms a step).
+larger and slower than a view (docs/benchmarks.md, 2026-12-06, figures moved out of the code).
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from engine.game import TABLE, Game, Table, Viewer
 from engine.recorded import is_recorded
 from engine.scoring import explained
 from schemas.api import MOST_SCORED_STEPS
-from service.auth import Seen
+from service.auth import CallersGame
 from service.problems import Problem
 from store import Store
 from store.stored import Status
 
 
-def stored(store: Store, seen: Seen, query: Mapping[str, Any]) -> bytes:
+def stored(store: Store, seen: CallersGame, query: Mapping[str, Any]) -> bytes:
     """The caller's view at every step of a stored game's range (the views of `state?at=N`).
 
     A finished game's whole range is the same for everyone and never changes: it is kept for

@@ -1,16 +1,16 @@
 """Uploaded replay documents, checked for anyone: how much of a web process one address may take.
 
 Verifying an upload (`POST /v1/replays/verify`) or stepping through one (`/v1/replays/views`)
-rebuilds a whole game in the web's own process, on its request path: the longest game the
-options allow costs 80 ms of CPU to load and re-judge, an upload at its size limit
-(`schemas.api.LARGEST_UPLOAD`) up to a quarter of a second. A gevent process runs one request's
-Python at a time, so four clients of one address uploading without pause took a player's
-verdicts from 5 ms to a second. No token is needed, so the rate limit of an address bounds how
-many it asks a second, not how many run at once. So each web process lets an address have
-`UPLOADS_AT_ONCE` of them running (2 unless configured), counted together across both routes;
-past that, 429 `uploads-busy` with Retry-After, before the body is read. The count is the
-process's own (a dict under a lock, which gevent's monkey-patching makes a greenlet's lock), so
-it costs no round trip; an address gets that many in each web process.
+rebuilds a whole game in the web's own process, on its request path: the longest game the options
+allow, and more so an upload at its size limit (`schemas.api.LARGEST_UPLOAD`), costs many verdicts'
+worth of CPU to load and re-judge. A gevent process runs one request's Python at a time, so a few
+clients of one address uploading without pause held a player's verdicts up many times over
+(docs/benchmarks.md, 2026-12-06, figures moved out of the code). No token is needed, so the rate
+limit of an address bounds how many it asks a second, not how many run at once. So each web process
+lets an address have `UPLOADS_AT_ONCE` of them running (2 unless configured), counted together
+across both routes; past that, 429 `uploads-busy` with Retry-After, before the body is read. The
+count is the process's own (a dict under a lock, which gevent's monkey-patching makes a greenlet's
+lock), so it costs no round trip; an address gets that many in each web process.
 """
 
 from __future__ import annotations

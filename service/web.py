@@ -21,9 +21,9 @@ from werkzeug.wrappers import Request
 
 from schemas import api, loader, remembered
 from service import limits
-from service.auth import operator, seen
-from service.known import Known
+from service.auth import callers_game, operator
 from service.problems import PROBLEM_JSON, Problem
+from service.remembered_games import RememberedGames
 from service.signing import Keyring
 from service.written import Written
 from store import Store
@@ -61,7 +61,7 @@ def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
 
     @functools.wraps(view)
     def looked_up(game_id: str, **rest: Any) -> Response:
-        game = seen(store(), game_id, request.headers.get("Authorization", ""),
+        game = callers_game(store(), game_id, request.headers.get("Authorization", ""),
                     limits.asked(game_id))
         return view(game, **rest)
 
@@ -70,17 +70,17 @@ def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
 
 def about_played_game(view: Callable[..., Response]) -> Callable[..., Response]:
     """`about_game` for posting a move: a game this process took moves for before is not
-    looked up again (`service.known`), and the request's rate limits' counts go with the
+    looked up again (`service.remembered_games`), and the request's rate limits' counts go with the
     move's append, or are taken before its refusal."""
 
     @functools.wraps(view)
     def looked_up(game_id: str, **rest: Any) -> Response:
         authorization = request.headers.get("Authorization", "")
         asked = limits.asked(game_id)
-        remembered = known().seen(game_id, authorization, asked)
+        remembered = remembered_games().recall(game_id, authorization, asked)
         if remembered is None:
-            game = seen(store(), game_id, authorization, asked)
-            known().learn(game, authorization)
+            game = callers_game(store(), game_id, authorization, asked)
+            remembered_games().learn(game, authorization)
             return view(game, **rest)
         try:
             return view(remembered, **rest)
@@ -96,8 +96,8 @@ def _documented(looked_up: Callable[..., Response]) -> Callable[..., Response]:
     return documented(limits.taken_with_context(looked_up))
 
 
-def known() -> Known:
-    return current_app.extensions["known"]
+def remembered_games() -> RememberedGames:
+    return current_app.extensions["remembered_games"]
 
 
 _BY_OPERATOR = {str(s.value): s.name for s in (HTTPStatus.UNAUTHORIZED, HTTPStatus.FORBIDDEN)}
@@ -173,7 +173,8 @@ def documented_by(*decorators: Callable[[Callable[..., Response]], Callable[...,
     """flask-smorest's decorators (`arguments`, `response`, ...) for what they document alone:
     the view gets the description they would give it, but none of their wrappers, and reads
     its input itself (`read`). For the route of every move: a dozen wrappers and webargs'
-    parsing of three locations cost a fifth of the web's CPU on a move."""
+    parsing of three locations were a large share of the web's CPU on a move
+    (docs/benchmarks.md, 2026-12-06)."""
 
     def documented(view: Callable[..., Response]) -> Callable[..., Response]:
         wrapped = functools.reduce(lambda inner, decorate: decorate(inner),
@@ -189,10 +190,11 @@ def read(schema: type[Schema], location: str = "json") -> dict[str, Any]:
     as it reads and loads it (`Parser`), for a view `documented_by` it.
 
     The query string of a move is nearly always the same few bytes (`wait=5`), and its
-    headers' values too: what they load to is remembered, by the bytes themselves. Parsing
-    and loading them cost a twentieth of the web's work on a move. A move's body is one of
-    a few hundred (a seat, and one of its game's moves): what it loads to is remembered too,
-    as JSON, so that each request gets a copy of its own (loading it cost another twentieth).
+    headers' values too: what they load to is remembered, by the bytes themselves: parsing
+    and loading them again and again was a measurable share of the web's work on a move. A
+    move's body is one of a few hundred (a seat, and one of its game's moves): what it loads to
+    is remembered too, as JSON, so that each request gets a copy of its own (loading it was as
+    much again; docs/benchmarks.md, "Counting instructions").
     The body's checks (its media type, its size, that it is a JSON object) run every time,
     and only what is at most `api.REMEMBERED_BODY` bytes is remembered."""
     if location == "json":

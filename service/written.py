@@ -1,9 +1,9 @@
 """An answer as a WSGI server is handed it: a status, headers and a body, made once.
 
-A view turns it into a Flask `Response` (`response`). The express lane (`service.express`)
-hands it to the WSGI server as it is: building a Response and having Werkzeug finalize it cost
-a fifth of a move's CPU on the lane. Werkzeug would add nothing to these answers but their
-Content-Length, which is written here too.
+A view turns it into a Flask `Response` (`response`). The move lane (`service.move_lane`) hands it
+to the WSGI server as it is: building a Response and having Werkzeug finalize it was a large share
+of a move's CPU on the lane (docs/benchmarks.md, 2026-12-06). Werkzeug would add nothing to these
+answers but their Content-Length, which is written here too.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@
 tokens, secret), `log` (appending and reading entries), `events` (tournaments' logs),
 `projections` (what readers need without replaying), `compacted` (ended games kept as one
 record each), `scheduler` (which games wait to be judged and by which drain), `locks`,
-`audits` (and `audit_places`, on the queues' Redis) and `counts` (the rate limits'), `strays`
-(submissions whose mark was lost); `hub` wakes the requests of a web process that wait on a
-game's log, all served by one reader; `owed` sends again the marks Redis refused;
+`audits` (and `audit_places`, on the queues' Redis) and `counts` (the rate limits'),
+`unmarked_sweep` (submissions whose mark was lost); `hub` wakes the requests of a web process
+that wait on a game's log, all served by one reader; `owed` sends again the marks Redis refused;
 `replicas` waits for a replica to hold a game's writes before the web answers them.
 `store.keys` spells every key; nothing outside this package knows one. `store.stored` is the
 one mapper between what callers hand the store and the bytes Redis holds.
@@ -40,16 +40,16 @@ from store.log import (
     Appended,
     AppendResult,
     Chained,
-    Landed,
     Log,
     OutcomeUnknown,
+    VerdictRead,
     Writing,
 )
 from store.owed import OwedMarks
 from store.projections import Projections
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS, Replicas
 from store.scheduler import Marked, Scheduler
-from store.strays import Strays
+from store.unmarked import UnmarkedSweep
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Submitted:
     appended: Appended
     slots: list[int]  # the drain slots to queue a job for
     # What waiting for its verdict in the same round trip saw; None without such a wait.
-    looked: Landed | None = None
+    looked: VerdictRead | None = None
     rechained: bool = False  # its head was stale: another writer came first
     hash: str = ""  # the submission's hash, as chained (when OK, its entry's)
 
@@ -82,7 +82,7 @@ class Store:
         self.events = Events(client, self.log)
         self.projections = Projections(client, self.compacted)
         self.scheduler = Scheduler(client)
-        self.strays = Strays(client)
+        self.unmarked_sweep = UnmarkedSweep(client)
         self.locks = Locks(client)
         self.audits = Audits(client)
         self.audit_places = Places(self.queues)
@@ -107,16 +107,16 @@ class Store:
         round trip; with `look_ms`, wait in that same round trip up to that long for its
         verdict (`Log.queue_verdict_after`), a wait the append ends at once should it refuse.
 
-        The game is marked whatever the append comes to: a needless mark costs a drain one
-        look, a mark Redis refuses (full, once the append took the last of its memory) is made
-        by the workers' sweep instead (`store.strays`), and a retried submission still pending
-        is judged even if its drain died. When another writer came first (`based_on` was
-        stale) the submission is chained onto the head the refusal names and sent again, mark
-        and wait included, since a drain may have looked at the game in between and found
-        nothing. Its rate limits' counts are taken by the first try alone. Unless `head_known`
-        (a head remembered of a game other processes post to as well, `service.known`), the
-        append goes alone first, and its mark and wait follow: a mark sent with an append
-        refused as moved would wake a drain for a submission not there yet.
+        The game is marked whatever the append comes to: a needless mark costs a drain one look, a
+        mark Redis refuses (full, once the append took the last of its memory) is made by the
+        workers' sweep instead (`store.unmarked`), and a retried submission still pending is judged
+        even if its drain died. When another writer came first (`based_on` was stale) the submission
+        is chained onto the head the refusal names and sent again, mark and wait included, since a
+        drain may have looked at the game in between and found nothing. Its rate limits' counts are
+        taken by the first try alone. Unless `head_known` (a head remembered of a game other
+        processes post to as well, `service.remembered_games`), the append goes alone first, and its
+        mark and wait follow: a mark sent with an append refused as moved would wake a drain for a
+        submission not there yet.
         """
         sent = self._send(writing, based_on, look_ms, with_mark=head_known)
         tries = [sent]
@@ -178,7 +178,7 @@ class _Sent(NamedTuple):
     chained: Chained
     appending: Answer[Appended]
     marking: Answer[int | None] | None
-    looking: Answer[Landed] | None
+    looking: Answer[VerdictRead] | None
 
     @property
     def appended(self) -> Appended:
@@ -193,13 +193,13 @@ class _Sent(NamedTuple):
     @property
     def slot(self) -> int | None:
         """The drain slot its mark opened; None too when Redis refused the mark (it was full):
-        the append's outcome stands, and the workers' sweep marks the game (`store.strays`)."""
+        the append's outcome stands, and the workers' sweep marks the game (`store.unmarked`)."""
         if self.marking is None or isinstance(self.marking.error, redis.ResponseError):
             return None
         return self.marking.value
 
     @property
-    def looked(self) -> Landed | None:
+    def looked(self) -> VerdictRead | None:
         """What its wait saw; None without a wait, or for an append that did not write."""
         if self.looking is None or self.appended.outcome != AppendResult.OK:
             return None

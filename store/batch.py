@@ -3,8 +3,9 @@
 A batch packs its commands, writes them at once on one pooled connection and reads their
 answers in order, each parsed as the client would parse it (its response callbacks). redis-py's
 own Pipeline does that too, but it asks Redis whether it knows every script before each run
-(one more round trip each time) and costs a twentieth of a move's work in the web besides (its
-command stack, per-command wrappers and bookkeeping). A `Batch` sends EVALSHA straight away
+(one more round trip each time) and its command stack, per-command wrappers and bookkeeping
+cost the web a measurable share of a move's work besides (docs/benchmarks.md, "Counting
+instructions"). A `Batch` sends EVALSHA straight away
 and, only when Redis answers that it does not know a script (it restarted, or never ran it),
 loads its scripts and sends again the steps that failed so, and only those: a step that ran
 must not run twice.

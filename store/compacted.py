@@ -45,7 +45,7 @@ import redis
 
 from engine.log import GENESIS
 from store import dictionary, keys
-from store.heap import uncollected
+from store.gc_paused import uncollected
 from store.stored import (
     SECRET_FIELDS,
     ProjField,
@@ -87,10 +87,10 @@ return 'written'
 
 # Entries a span holds: a read of a page of events decodes, and chains, every entry of the
 # spans it covers, from the hash before the first (a link, kept in the header). A span more
-# costs a record about 40 bytes (a link and the span's first time written whole): a long log's
-# record, 30-40 times smaller than the live game, affords spans of 64 (a page of 100 decodes
-# some 160 entries, not 230); a short one's, closest to a twentieth of the live game and to the
-# next allocator size class (1 KB more above 4 KB), keeps 128.
+# costs a record a link and the span's first entry written whole: a long log's record, far
+# smaller than the live game, affords spans of 64 (a page decodes fewer entries); a short one's,
+# nearer the live game's size and the next allocator size class, keeps 128 (docs/benchmarks.md,
+# 2026-12-06, figures moved out of the code).
 SPAN, LONG_SPAN, LONG = 128, 64, 512
 
 
@@ -108,8 +108,8 @@ KEPT_FIELDS = (ProjField.JUDGED, ProjField.VERSION, ProjField.STATUS, ProjField.
 # The most bytes a zstd frame's header takes, the dictionary's id among them.
 _FRAME_HEADER = 18
 
-# Compacted games a process keeps read (their entries' JSON, hashes recomputed): a Coloretto
-# game of four is some 300 KB of it.
+# Compacted games a process keeps read (their entries' JSON, hashes recomputed), a few dozen
+# long games' worth of memory (docs/benchmarks.md, 2026-12-06, figures moved out of the code).
 KEPT = 32
 
 

@@ -73,13 +73,13 @@ class _Pool(redis.ConnectionPool):
     `POOL_WAIT_S` for one to be released (redis-py's own fails at once); and asking an idle
     connection's socket whether anything waits on it with one `poll` that returns at once.
 
-    redis-py's own asks before handing a connection out too (something to read means the
-    connection came back mid-answer, or Redis closed it: it is opened again), but through
-    the socket object, which under gevent is a trip through gevent's socket layer: 60 us of
-    the web's 0.5 ms of CPU a verdict with one client posting, against 2 us for the poll
-    itself. Left unasked, a connection Redis closed (it restarted, say) would fail its next
-    command and be retried with a backoff, seconds later where Redis stays away, instead of
-    failing at once. It takes the pool's own fields as redis-py 5 to 8 name them
+    redis-py's own asks before handing a connection out too (something to read means the connection
+    came back mid-answer, or Redis closed it: it is opened again), but through the socket object,
+    which under gevent is a trip through gevent's socket layer on every batch, many times the poll
+    itself and a share of the web's CPU a verdict worth saving (docs/benchmarks.md, "Where a
+    verdict's time goes", 4677183). Left unasked, a connection Redis closed (it restarted, say)
+    would fail its next command and be retried with a backoff, seconds later where Redis stays away,
+    instead of failing at once. It takes the pool's own fields as redis-py 5 to 8 name them
     (tests/store/test_connection.py holds it to them)."""
 
     def reset(self) -> None:

@@ -23,12 +23,12 @@ _HERE = Path(__file__).resolve().parent
 # Oldest first: the first (32 KB, entries only) wrote the records of 2026-11-27 and 28, before
 # they were kept in spans (`first_id` tells them).
 SHIPPED = (_HERE / "compaction.zdict", _HERE / "compaction-2.zdict")
-# 64 KB: trained with the final states too, it saves 3-4% of a short game's record against the
-# first (140 bytes of a Hermit game of four's 4 KB); every process holds it.
+# 64 KB: trained with the final states too, it makes a short game's record smaller than the
+# first did (docs/benchmarks.md, 2026-12-06); every process holds it.
 SIZE = 64 * 1024
-# zstd decompresses every level at the same speed. Writing a record of a Coloretto game of four
-# takes 60 ms at 19 and 7 at 12, for 9% fewer bytes (6,900 against 7,600): a record is written
-# once, by a worker at idle priority, and kept for good.
+# zstd decompresses every level at the same speed. Writing a record at 19 takes several times
+# as long as at 12, for fewer bytes (docs/benchmarks.md, 2026-12-06): a record is written once,
+# by a worker at idle priority, and kept for good.
 LEVEL = 19
 
 

@@ -4,7 +4,7 @@ whether it takes writes (its memory against `maxmemory`).
 
 The games waiting are those marked dirty or claimed by a drain, and any of the newest games
 with submissions past its last judged one, marked or not (a mark a full Redis refused:
-`store.strays`); the submissions of the first `_LOOKED_AT` of each are counted from their
+`store.unmarked`); the submissions of the first `_LOOKED_AT` of each are counted from their
 logs, so the report costs three round trips however busy the service is.
 """
 
@@ -17,7 +17,7 @@ from datetime import datetime
 import redis
 
 from engine import log
-from store import keys, strays
+from store import keys, unmarked
 from store.connection import FULL
 from store.stored import entries_of
 
@@ -55,7 +55,7 @@ def pending(client: redis.Redis) -> Pending:
     pipe.zrange(keys.CLAIMED, 0, _LOOKED_AT - 1)
     pipe.zrevrange(keys.GAMES, 0, _LOOKED_AT - 1)
     games = list(dict.fromkeys(g.decode() for found in pipe.execute() for g in found))
-    for game_id, submitted, judged in strays.pending(client, games):
+    for game_id, submitted, judged in unmarked.pending(client, games):
         pipe.xrange(keys.game(game_id).log, f"{judged + 1}-0", f"{submitted}-0",
                     count=_COUNTED)
     waiting = [_submissions(found) for found in pipe.execute()]

@@ -97,8 +97,8 @@ local function append()
   if a.keyed and tonumber(redis.call('HGET', meta, 'keyed') or '0') ~= a.keyed then
     return {'rekeyed', tostring(version)}
   end
-  -- The hash too: a web process remembers heads (service/known.py), and a failover that lost
-  -- entries may give their seqs to others.
+  -- The hash too: a web process remembers heads (service/remembered_games.py), and a failover
+  -- that lost entries may give their seqs to others.
   local moved = a.based_on ~= version or a.based_on_hash ~= head[2]
   if a.idempotency then
     local seen = redis.call('HGET', idem, a.idempotency.key)
@@ -195,10 +195,10 @@ _second: tuple[float, str] = (-1.0, "")
 
 
 # What a wait for a verdict saw: the last seq, and the verdict if it was among the entries.
-Landed = tuple[int, dict[str, Any] | None]
+VerdictRead = tuple[int, dict[str, Any] | None]
 
 
-def landed(found: Any, seq: int, after: int) -> Landed:
+def verdict_read(found: Any, seq: int, after: int) -> VerdictRead:
     """What an XREAD of a log past `after` found: the last seq seen, and the verdict on
     submission `seq` if it is among the entries."""
     entries = next((e for stream, e in found or () if stream.endswith(b":log")), None)
@@ -409,13 +409,13 @@ class Log:
         return entries_of(found)
 
     def queue_verdict_after(self, batch: Batch, chained: Chained, seq: int, timeout_ms: int
-                            ) -> Answer[Landed]:
+                            ) -> Answer[VerdictRead]:
         """A wait for the entries past submission `seq`, the verdict on it among them, queued in
         a batch after the append `chained` (sent with `nudge`), which ends it at once should it
         refuse."""
         streams = {chained.keys[0]: f"{seq}-0", chained.nudge: "0-0"}
         return batch.add("XREAD", "BLOCK", timeout_ms, "STREAMS", *streams, *streams.values(),
-                         read=functools.partial(landed, seq=seq, after=seq))
+                         read=functools.partial(verdict_read, seq=seq, after=seq))
 
     def write(self, writing: Writing, based_on: tuple[int, str] | None = None) -> Appended:
         """`writing` appended, chained again onto the head a refusal names while another

@@ -2,7 +2,7 @@
 
 A move's append may land while its game's mark is refused (a full Redis refuses the mark once
 the append took the last of its memory) or lost (Redis went away between the two on a
-cluster). The workers' sweep (`store.strays`) finds such games, a slice of all games a second;
+cluster). The workers' sweep (`store.unmarked`) finds such games, a slice of all games a second;
 the process that saw the refusal knows the game at once, so it marks it again every `AGAIN_S`
 until Redis takes the mark, and the move is judged as soon as Redis takes writes again, however
 many games there are. A worker's heartbeat queues a drain for a game marked with none to judge

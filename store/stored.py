@@ -71,8 +71,8 @@ class ProjField(StrEnum):
 def state_json(state: Any) -> str:
     """The JSON text of `codec.encode(state)`, byte for byte, written by orjson from the
     dataclasses themselves (their fields in order, tuples as lists; anything else through
-    `encode`): a quarter of the time of encoding first, and a worker writes a game's whole
-    state with every verdict (60 us against 17 for a late Coloretto game of four)."""
+    `encode`): much quicker than encoding first, and a worker writes a game's whole state with
+    every verdict (docs/benchmarks.md, "Where a verdict's time goes")."""
     return orjson.dumps(state, default=codec.encode, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -174,7 +174,8 @@ def rehashed(previous: str, entry: dict[str, Any]) -> tuple[str, bytes]:
     One kept whole holds an empty hash in its place, and is written in its keys' order. Any
     other is written sorted, once, with an empty hash: the bytes hashed are those without that
     member, the bytes stored those with the hash in its place (writing the entry twice, once
-    to hash it and once to store it, was a third of reading a record). One holding `"hash":""`
+    to hash it and once to store it, was a large part of reading a record: docs/benchmarks.md,
+    2026-12-06). One holding `"hash":""`
     anywhere else is written twice."""
     if "hash" in entry:
         entry["hash"] = digest = chain_hash(previous, entry)

@@ -5,9 +5,10 @@ Without an argument it judges moves (the `drain` jobs); with `audits` it rebuild
 audits, in a process of its own so that an audit flood never holds up a verdict, and on the
 CPU only when nothing else wants it (`_yield_cpu`).
 
-It is a SimpleWorker (jobs run in the worker process, no fork per job): the jobs are pure
-Python over Redis and share nothing between runs, and forking costs ~19 ms a job on these
-machines, more than a whole drain of a busy game. Run several processes to use more cores.
+It is a SimpleWorker (jobs run in the worker process, no fork per job): the jobs are pure Python
+over Redis and share nothing between runs, and forking costs a job more on these machines than a
+whole drain of a busy game (docs/benchmarks.md, 2026-12-06). Run several processes to use more
+cores.
 
 The process outlives Redis: when Redis goes away (RQ's loop then quits, or raises), it waits for
 Redis with a capped backoff, logging each attempt, and starts a new RQ loop. Its heartbeat
@@ -126,10 +127,10 @@ def _enter_creations(store: Store) -> None:
 
 def _yield_cpu() -> None:
     """Audits are batch work: judging and the web, which clients wait on, get the CPU first.
-    Niceness alone was not enough: at nice 10 an audit running on one core of two still doubled
-    a move's p99 verdict latency, as the web, the worker and Redis, each woken in turn, waited
-    for it. A process of the idle class (SCHED_IDLE) gets a core only when no other process
-    wants it, and gives it up the moment one does."""
+    Niceness alone was not enough: at nice 10 an audit running on one core of two still held up a
+    move's p99 verdict latency (docs/benchmarks.md, 2026-12-06), as the web, the worker and Redis,
+    each woken in turn, waited for it. A process of the idle class (SCHED_IDLE) gets a core only
+    when no other process wants it, and gives it up the moment one does."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):

@@ -4,7 +4,7 @@ A turn of the loop finds work, reads what it must, judges, commits and settles:
 1. **Find work** (`find_work`). Right after a commit that found no game waiting, a claim would
    find nothing: wait for the bell first. The bell names the game marked and carries the
    submission it was marked for. When that submission follows the state this process left the
-   game in (`validation.hand`), it is the turn's whole work: no claim, no read, no lock.
+   game in (`judging.hand`), it is the turn's whole work: no claim, no read, no lock.
    Otherwise claim up to `AT_ONCE` games, and read the game the bell named in the same round
    trip (it may have been claimed by another drain meanwhile: its lock still keeps two judges
    apart). Nothing claimed: wait for the bell again, a second at a time (each claim renews the
@@ -12,7 +12,7 @@ A turn of the loop finds work, reads what it must, judges, commits and settles:
 2. **Read** (`read`) the games claimed and not read yet, each under its lock, in one round
    trip (none when the claim read them all).
 3. **Judge** (`judge`) every game's pending submissions through the engine
-   (`workers.validation`), and queue the commit: each game's verdicts, its `game-finished`
+   (`workers.judging`), and queue the commit: each game's verdicts, its `game-finished`
    entry when it ends and its projections (one atomic append), its lock's release, and how far
    its log's submissions reach.
 4. **Commit**: one round trip, which also counts the games waiting.
@@ -51,9 +51,8 @@ from store.log import Appended, AppendResult
 from store.scheduler import AT_ONCE, WAIT_AT_ONCE_S, Claim, Ring, Settling
 from telemetry import logs
 from telemetry.metrics import VERDICT_SECONDS, VERDICTS
-from workers import validation
+from workers.judging import STATES, Handed, Held, States, Verdicts, from_handed, from_read, hand
 from workers.queue import enqueue_drain
-from workers.validation import STATES, Handed, Held, States, Verdicts
 
 _log = logging.getLogger(__name__)
 # How long one drain job runs before it hands its slot over to a fresh one (`Drain._hand_over`):
@@ -166,7 +165,7 @@ class Drain:
         deadline = time.monotonic() + linger_s
         ring = self._ring(linger_s) if self.quiet and linger_s else None
         while True:
-            if ring is not None and (handed := validation.hand(self.states, ring)) is not None:
+            if ring is not None and (handed := hand(self.states, ring)) is not None:
                 return Work(again, handed=handed)
             work = self._claim(again, ring)
             left = deadline - time.monotonic()
@@ -241,7 +240,7 @@ class Drain:
 
     def _judge_handed(self, handed: Handed, commit: Batch, turn: Turn) -> None:
         try:
-            verdicts = validation.from_handed(self.store, handed)
+            verdicts = from_handed(self.store, handed)
         except RedisError:
             raise
         except Exception:
@@ -258,7 +257,7 @@ class Drain:
         judging = None
         try:
             judging = reading.value
-            verdicts = None if judging is None else validation.from_read(
+            verdicts = None if judging is None else from_read(
                 self.store, self.states, game_id, judging)
         except Locked as held:
             turn.left[game_id] = held.lapses_in_s

@@ -15,7 +15,7 @@ from store import Store
 from store.audits import AuditStatus
 from store.compacted import Broken
 from store.connection import cluster_url, redis_url
-from store.heap import uncollected
+from store.gc_paused import uncollected
 from telemetry.metrics import AUDITS, COMPACTIONS
 from workers import compaction, presence
 from workers.drain import Drain
@@ -27,8 +27,8 @@ def _store() -> Store:
 
 # How long a drain waits for more work once it finds none. Players take seconds over a move:
 # a drain that stopped at once would leave nearly every move of a game played at a person's
-# pace to a new RQ job, twice as slow to a verdict as a drain already running
-# (docs/benchmarks.md). A drain waiting costs one claim a second
+# pace to a new RQ job, slower to a verdict than a drain already running
+# (docs/benchmarks.md, "Judging moves"). A drain waiting costs one claim a second
 # (`store.scheduler.WAIT_AT_ONCE_S`).
 LINGER_S = 10.0
 # Set when the worker is asked to stop: a waiting drain gives up at once, so a stop takes a

@@ -3,7 +3,7 @@
 A judging worker beats every second through `Scheduler.tend`, which also frees the drain slots
 of dead workers, takes back lapsed claims and opens a slot for games left waiting: so a worker
 idle for good still takes up what another left, with no new move to start a drain; and it
-marks games whose submissions lost their mark (`store.strays`). While Redis is full and
+marks games whose submissions lost their mark (`store.unmarked`). While Redis is full and
 refuses the beat, the worker's alive key is kept alive instead (`store.alive`), so /healthz
 still counts it. An auditing worker beats to be counted by /healthz, and queues the compaction
 of games that ended a while ago. The beat runs in a thread of its own, so a long job does not
@@ -42,10 +42,10 @@ def me() -> str:
 def tend(store: Store) -> None:
     """A judging worker's beat: queue a drain for games that wait with none to judge them, and
     mark the games of the next slice whose submissions nothing would judge (their mark was
-    lost: `store.strays`)."""
+    lost: `store.unmarked`)."""
     if (slot := store.scheduler.tend(me())) is not None:
         enqueue_drain(store.queues, slot)
-    for game_id in store.strays.look():
+    for game_id in store.unmarked_sweep.look():
         judge_soon(store, game_id, unless_claimed=True)
 
 

@@ -3,7 +3,7 @@ and two judging workers: every one is judged, and no game is left marked once al
 
 The web processes remember different heads of the same games, so appends race and are chained
 again, and the bell rings for submissions whose append was refused: the drains' hand-over
-(`workers.validation.hand`) must write no verdict for those, and leave no move
+(`workers.judging.hand`) must write no verdict for those, and leave no move
 unjudged. (A drain that chained such a verdict again onto the log failed this test in three
 runs of six: the audit found verdicts written for the moves that took the refused ones' seqs.)
 """

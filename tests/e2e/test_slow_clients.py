@@ -1,6 +1,6 @@
 """Slow and greedy clients against the Procfile's own web (`service.server`), with no proxy in
 front: a body slower than its rate is answered 408 and its connection closed, on the route
-reading it through Flask and on the express lane alike; a body at its rate is read whole
+reading it through Flask and on the move lane alike; a body at its rate is read whole
 however long it takes; one address past its connections' cap is answered 429 and closed; and
 meanwhile `/healthz` and moves from another address answer within a second.
 
@@ -95,7 +95,7 @@ def test_a_body_slower_than_its_rate_is_answered_408_and_its_connection_closed(h
 def test_a_slow_move_on_the_express_lane_is_answered_408_and_the_game_goes_on(http):
     game = create(http)
     # The first move teaches the (one) web process the game as the table token sees it: the
-    # next move with that token takes the express lane, which reads its body itself.
+    # next move with that token takes the move lane, which reads its body itself.
     assert table_move(http, game).status_code == 201
     choice = http.get(game.url("/legal-moves"), headers=game.table).json["moves"][0]
     body = json.dumps(choice).encode()

@@ -29,7 +29,7 @@ import redis
 from engine import log
 from store import keys
 from store.scheduler import ALIVE_S
-from store.strays import unmarked
+from store.unmarked import unmarked
 from tests.api import create
 from tests.conftest import _free_port, start_redis, start_workers, stop
 from tests.e2e.served import serve
@@ -88,7 +88,7 @@ def test_a_full_redis_answers_truly_and_judges_every_written_move_once_freed(ser
     raw.config_set("maxmemory", raw.info("memory")["used_memory"] + _HEADROOM)
     fillers = fill(raw)
     answers: Counter[str] = Counter()
-    lies, landed, stray = [], 0, 0
+    lies, landed, markless = [], 0, 0
     signalled(workers, signal.SIGSTOP)
     try:
         for n in range(MOVES):
@@ -103,7 +103,7 @@ def test_a_full_redis_answers_truly_and_judges_every_written_move_once_freed(ser
             told = f"{answer.status_code} {answer.json.get('code') or answer.json.get('status')}"
             answers[f"{told} ({'in the log' if there else 'not in the log'})"] += 1
             landed += there
-            stray += there and unmarked(raw, [game.id]) == [game.id]  # its mark was refused
+            markless += there and unmarked(raw, [game.id]) == [game.id]  # its mark was refused
             taken = answer.status_code in (201, 202, 422)
             if told == "503 outcome-unknown":
                 if there and answer.json["seq"] != after[-1]:
@@ -141,7 +141,7 @@ def test_a_full_redis_answers_truly_and_judges_every_written_move_once_freed(ser
             break
         time.sleep(0.05)
     took = time.monotonic() - freed
-    print(f"\n{MOVES} moves posted to a full Redis, {landed} written ({stray} of them with their"
+    print(f"\n{MOVES} moves posted to a full Redis, {landed} written ({markless} of them with their"
           f" mark refused): {dict(answers)}; reads while full {dict(reads)}; /healthz while"
           f" full: {health['status']}, redis {health['redis']}, memory"
           f" {health['memory']['used_of_max']} of max, workers {health['workers']}, pending"
@@ -149,7 +149,7 @@ def test_a_full_redis_answers_truly_and_judges_every_written_move_once_freed(ser
           f" judged {took:.2f} s after")
     assert not lies, lies
     assert 0 < landed < MOVES  # the edge of memory was reached: some got in, some not
-    assert stray  # the case under test happened
+    assert markless  # the case under test happened
     assert set(reads) == {200}
     assert (health["status"], health["redis"], health["workers"]) == ("degraded", "full", 2)
     assert health["memory"]["used_of_max"] >= 0.99

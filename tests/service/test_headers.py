@@ -6,7 +6,7 @@ import json
 
 from service.headers import POLICY
 from tests.api import create
-from tests.service.test_express import VIA_FLASK
+from tests.service.test_move_lane import VIA_FLASK
 
 
 def test_the_pages_allow_only_the_servers_own_scripts_and_no_framing(client):

@@ -20,7 +20,7 @@ from store.connection import FULL
 from store.log import Writing
 from store.owed import AGAIN_S
 from store.scheduler import ALIVE_S
-from store.strays import unmarked
+from store.unmarked import unmarked
 from tests.conftest import _free_port, start_redis, stop
 from tests.store.conftest import append, new_game
 
@@ -76,7 +76,7 @@ def test_a_move_whose_mark_is_refused_is_answered_as_written_and_marked_once_red
         time.sleep(0.05)
     assert own.owed.owed() == set()
     assert own.redis.zscore(keys.DIRTY, game_id) is not None  # marked: a drain will judge it
-    assert own.strays.look() == []
+    assert own.unmarked_sweep.look() == []
 
 
 def test_the_sweep_leaves_games_judged_marked_or_claimed(own):
@@ -84,11 +84,11 @@ def test_the_sweep_leaves_games_judged_marked_or_claimed(own):
     for game_id in ids:
         append(own, game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
                        submission=True)
-    judged, marked, claimed, stray = ids
+    judged, marked, claimed, unmarked_one = ids
     own.redis.hset(keys.game(judged).proj, "judged", 2)
     own.scheduler.mark_dirty(marked)
     own.redis.zadd(keys.CLAIMED, {claimed: time.time() + 5})
-    assert unmarked(own.redis, ids) == [stray]
+    assert unmarked(own.redis, ids) == [unmarked_one]
 
 
 def test_the_sweep_goes_through_every_game_a_slice_at_a_time(own):
@@ -97,7 +97,7 @@ def test_the_sweep_goes_through_every_game_a_slice_at_a_time(own):
         own.redis.zadd(keys.GAMES, {game_id: int(game_id[1:])})
         append(own, game_id, [{"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}],
                        submission=True)
-    passes = [own.strays.look(at_once=2) for _ in range(4)]
+    passes = [own.unmarked_sweep.look(at_once=2) for _ in range(4)]
     assert passes == [["g4", "g3"], ["g2", "g1"], ["g0"], ["g4", "g3"]]  # newest first
 
 

@@ -588,7 +588,8 @@ def best_assignment(
 
 def collection_points(cards: tuple[Card, ...], colours: tuple[str, ...]) -> int:
     """What `score_collection`'s components add up to, reckoned without making them: every
-    deal's end tells each seat's total, and the components cost ten times the sum."""
+    deal's end tells each seat's total, and making the components costs many times the sum
+    (docs/benchmarks.md, 2026-12-06)."""
     names = [c.name for c in cards]
     counts = tuple(map(names.count, colours))
     return _best(counts, names.count(JOKER), colours)[2] + 2 * names.count(PLUS_TWO)

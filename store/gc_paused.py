@@ -1,4 +1,4 @@
-"""The process's heap, while much is made at once."""
+"""The cyclic garbage collector paused while much is made at once."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ def uncollected() -> Iterator[None]:
     """No cyclic garbage collection for a while. A rebuild makes tens of thousands of
     containers (the log's entries, a state per step, the verdicts recomputed) that hold no
     cycles and that reference counting frees when it ends; the collector would walk them again
-    and again meanwhile: some 300 passes an audit of a finished 4-player Coloretto game, 2 ms,
-    and now and then a full one of the whole heap, 35 ms. Decoding a span of a compacted log
-    makes some 2,000 (a seventh of its time)."""
+    and again meanwhile, and now and then the whole heap: a part of an audit's time, and more of
+    decoding a span of a compacted log, spent finding no garbage (docs/benchmarks.md,
+    2026-12-06, figures moved out of the code)."""
     was = gc.isenabled()
     gc.disable()
     try:

@@ -1,13 +1,12 @@
-"""The express lane: a move to a game this web process knows, answered without Flask's dispatch.
+"""The move lane: a move to a game this web process knows, answered without Flask's dispatch.
 
 Such a move needs nothing Flask's dispatch does for it: its game and the caller's role are
-remembered (`service.known`), its rate limits' counts go with its append, and its route is its
-path. Yet pushing a request context, matching the URL, running the hooks, the view's wrappers
-and finalizing the response cost the web as much CPU as the rest of the move together (in
-process, 500 us a move through Flask against 210 us here, Redis's round trip included). So
-the lane takes such a request straight from the WSGI server, reads it with the functions the
-view reads it with, and answers it with the view's own `moves.submitted`: the answer is the
-same, to the byte, as the route's.
+remembered (`service.remembered_games`), its rate limits' counts go with its append, and its route
+is its path. Yet pushing a request context, matching the URL, running the hooks, the view's wrappers
+and finalizing the response cost the web as much CPU as the rest of the move together
+(docs/benchmarks.md, "Where a verdict's time goes", the move lane). So the lane takes such a request
+straight from the WSGI server, reads it with the functions the view reads it with, and answers it
+with the view's own `moves.submitted`: the answer is the same, to the byte, as the route's.
 
 Whatever the lane cannot take as it is goes to Flask as it came (the body put back), and is
 answered as it always was: another route or method; a body not sent with exactly
@@ -30,7 +29,7 @@ from marshmallow import ValidationError
 
 from schemas import api
 from service import moves
-from service.auth import Seen
+from service.auth import CallersGame
 from service.limits import asked_of
 from service.problems import Problem
 from service.traced import note
@@ -43,7 +42,7 @@ _JSON = "application/json"
 _KEY = environ_key("Authorization")
 
 
-class Express:
+class MoveLane:
     """WSGI middleware in front of the Flask app's own `wsgi_app`."""
 
     def __init__(self, app: Flask):
@@ -51,7 +50,7 @@ class Express:
         self.largest = largest_body(app.view_functions[_ENDPOINT])
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        game = self._known_game(environ)
+        game = self._remembered_game(environ)
         if game is None:
             return self.flask(environ, start_response)
         note(route=_RULE)
@@ -63,13 +62,13 @@ class Express:
         if taken is None:
             return self.flask(environ, start_response)
         try:
-            answer = moves.submitted(self.extensions["store"], self.extensions["known"],
+            answer = moves.submitted(self.extensions["store"], self.extensions["remembered_games"],
                                      self.extensions["keyring"], game, *taken)
         except Exception as refused:  # noqa: BLE001 (each is answered as the route would)
             answer = self._refusal(environ, game, refused)
         return answer(environ, start_response)
 
-    def _known_game(self, environ: dict[str, Any]) -> Seen | None:
+    def _remembered_game(self, environ: dict[str, Any]) -> CallersGame | None:
         """The game a move is posted to, as this process remembers its caller seeing it; None
         unless the request is one the lane takes."""
         path = environ.get("PATH_INFO", "")
@@ -81,7 +80,7 @@ class Express:
         if not game_id or "/" in game_id or token is None or not self._sent_whole(environ):
             return None
         asked = asked_of(self.app, token, environ.get("REMOTE_ADDR"), _ENDPOINT, game_id)
-        return self.extensions["known"].seen(game_id, token, asked)
+        return self.extensions["remembered_games"].recall(game_id, token, asked)
 
     def _sent_whole(self, environ: dict[str, Any]) -> bool:
         """Whether the body is JSON of a length given, and within the route's limit."""
@@ -97,7 +96,7 @@ class Express:
         environ["wsgi.input"] = io.BytesIO(raw)
         return raw if len(raw) == length else None
 
-    def _refusal(self, environ: dict[str, Any], game: Seen, refused: Exception) -> Any:
+    def _refusal(self, environ: dict[str, Any], game: CallersGame, refused: Exception) -> Any:
         """`refused` answered as the route answers it: a 429 first when the move's counts, not
         taken yet, are past their rate, or whatever taking them raised instead (as
         `web.about_played_game` does)."""

@@ -1,4 +1,4 @@
-"""The express lane (service/express.py): a move to a game the web process knows is answered
+"""The move lane (service/move_lane.py): a move to a game the web process knows is answered
 without Flask's dispatch, and exactly as the route answers it. A body sent as
 `application/json; charset=utf-8` is one the lane leaves to Flask, so each test sets the two
 side by side."""
@@ -74,12 +74,12 @@ def test_the_lane_answers_a_move_as_the_route_does(client, dispatched):
     for game in games:
         assert game.move(0, {"type": "draw"}).status_code == 201
     before = len(dispatched)
-    express, routed = (_post(g, 0, {"move": {"type": "place", "row": 1}}, kind)
+    on_lane, routed = (_post(g, 0, {"move": {"type": "place", "row": 1}}, kind)
                        for g, kind in zip(games, ("application/json", VIA_FLASK), strict=True))
     assert len(dispatched) == before + 1  # the second alone
-    assert express.status_code == 201
+    assert on_lane.status_code == 201
     routed.headers["Location"] = routed.headers["Location"].replace(games[1].id, games[0].id)
-    assert _signed_answer(express) == _signed_answer(routed)
+    assert _signed_answer(on_lane) == _signed_answer(routed)
 
 
 @pytest.mark.parametrize(("body", "query", "code"), [
@@ -97,11 +97,11 @@ def test_a_refused_move_is_refused_as_the_route_refuses_it(client, body, query, 
     game = create(client)
     assert game.move(0, {"type": "draw"}).status_code == 201
     raw = body if isinstance(body, str) else json.dumps(body)
-    express, routed = (game.http.post(game.url(f"/moves?{query}"), data=raw, content_type=kind,
+    on_lane, routed = (game.http.post(game.url(f"/moves?{query}"), data=raw, content_type=kind,
                                       headers=game.seat(0))
                        for kind in ("application/json", VIA_FLASK))
-    assert express.json["code"] == code
-    assert _answer(express) == _answer(routed)
+    assert on_lane.json["code"] == code
+    assert _answer(on_lane) == _answer(routed)
 
 
 def test_a_move_with_an_idempotency_key_goes_the_lane_and_counts_once(client, dispatched):

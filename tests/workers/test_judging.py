@@ -20,7 +20,7 @@ from store.stored import Status
 from tests.store.conftest import append, release_lock, take_lock, wait_past
 from workers import jobs
 from workers.drain import Drain, Work, judge_pending
-from workers.validation import STATES, hand
+from workers.judging import STATES, hand
 
 
 def has_pending(store, game_id):

@@ -21,7 +21,8 @@ from store import keys
 from store.stored import ProjField
 
 # Games looked at per heartbeat: with two workers beating every second, 4,000 games are all
-# looked at within the 10 s a stray may wait; more games take a proportionally longer pass.
+# looked at within the 10 s an unmarked submission may wait; more games take a proportionally
+# longer pass.
 AT_ONCE = 200
 
 
@@ -49,7 +50,7 @@ def unmarked(client: redis.Redis, game_ids: Sequence[str]) -> list[str]:
     return [g for g, d, c in zip(waiting, dirty, claimed, strict=True) if d is None and c is None]
 
 
-class Strays:
+class UnmarkedSweep:
     """One worker's pass over the games, a slice a heartbeat."""
 
     def __init__(self, client: redis.Redis):

@@ -1,7 +1,7 @@
 """The games a web process took moves for, remembered so that the next move to one is posted
 in a single round trip.
 
-A request about a game first reads its context (`service.auth.seen`): its meta, the caller's
+A request about a game first reads its context (`service.auth.callers_game`): its meta, the caller's
 role, whether it is over, and the rate limits' counts. For a move to a game this process has
 seen, nothing of that needs reading again. The game's title, players and options never change
 and a token's role neither; the append script refuses a game that is over, takes the counts
@@ -24,9 +24,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
 from engine.game import SPECTATOR
-from service.auth import Seen
+from service.auth import CallersGame
 from service.limits import Asked, Owed
-from store import Landed
+from store import VerdictRead
 
 # Games remembered, the least recently posted to forgotten first.
 _GAMES = 4096
@@ -37,20 +37,20 @@ TRUSTED_AFTER = 3
 @dataclass
 class _Game:
     head: tuple[int, str]  # the log's version and last hash, as last seen
-    seen_by: dict[str, Seen] = field(default_factory=dict)  # by Authorization header
+    seen_by: dict[str, CallersGame] = field(default_factory=dict)  # by Authorization header
     # Another writer moved the log past a head remembered here: the game's players reach
     # other processes too, and its next heads here are as likely stale, until this many moves
     # in a row find them right.
     contested: int = 0
 
 
-class Known:
+class RememberedGames:
     def __init__(self, most: int = _GAMES):
         self.most = most
         self._games: OrderedDict[str, _Game] = OrderedDict()
         self._lock = threading.Lock()  # gunicorn's threads share it
 
-    def seen(self, game_id: str, authorization: str, asked: Asked) -> Seen | None:
+    def recall(self, game_id: str, authorization: str, asked: Asked) -> CallersGame | None:
         """The game as this caller saw it last, at the head last seen, owing `asked`'s counts;
         None unless this process remembers both, and the counts can go with the append."""
         if not asked.within(game_id):
@@ -66,7 +66,7 @@ class Known:
         meta = {**found.meta, "version": version, "hash": last_hash}
         return replace(found, meta=meta, owed=Owed(asked), head_known=not contested)
 
-    def learn(self, seen: Seen, authorization: str) -> None:
+    def learn(self, seen: CallersGame, authorization: str) -> None:
         """Remember a game in progress as a seat or the table sees it (read just now)."""
         if seen.finished or seen.caller.viewer == SPECTATOR:
             return
@@ -79,9 +79,9 @@ class Known:
             while len(self._games) > self.most:
                 self._games.popitem(last=False)
 
-    def saw(self, game_id: str, landed: Landed) -> None:
+    def saw(self, game_id: str, read: VerdictRead) -> None:
         """What a wait for a verdict saw: the head, when the verdict was the log's last entry."""
-        last, verdict = landed
+        last, verdict = read
         if verdict is None or verdict["seq"] != last:
             return
         with self._lock:
