@@ -7,6 +7,7 @@ may still be, each game a seeded playout of the engine entered again, ending wit
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections import Counter
@@ -395,3 +396,34 @@ def predict(page, choice: dict, before: int) -> None:
                 "document.querySelector('#custom .predictions button') !== null")
     if page.locator("#custom .predictions button").count():
         choose_in(page.locator("#custom .predictions button"), key(choice))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_five_player_hermit_setup_is_recorded_only_once_its_centre_card_is_named(
+        context, web, client, size):
+    """With five players a Hermit hand lays one card face up in the centre: the setup form asks
+    for it, and records nothing until it is named (the move's shape leaves it optional, since
+    fewer players lay none)."""
+    game = create(client, "hermit", ["ann", "bob", "cid", "dee", "eve"], deal="recorded")
+    page = table_page(context, web, game, size)
+    page.wait_for_selector("#setup-form")
+    centre = page.locator("#setup-form .picker[data-field=centre]")
+    record = page.locator("#record-setup")
+    assert centre.count() == 1 and record.is_disabled()
+    card = centre.locator("button.pick").first
+    named = card.get_attribute("data-value")
+    card.click()
+    assert record.is_enabled()
+    no_sideways_scroll(page)
+    record.click()
+
+    def state() -> dict:
+        return client.get(game.url("/state"), headers=game.table).json["state"]
+
+    deadline = time.monotonic() + 10
+    while state().get("setup_needed"):
+        assert time.monotonic() < deadline, "the setup was not recorded"
+        time.sleep(0.05)
+    # The centre is the hand's one group, of the card the form named.
+    groups = state()["groups"]
+    assert len(groups) == 1 and named in json.dumps(groups), (named, groups)

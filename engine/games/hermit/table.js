@@ -128,10 +128,17 @@ function chosen(ctx, s) {
   ];
 }
 
-/** A recorded hand's setup names the centre card with five players only: with fewer, nothing
- * is laid face up, and the setup is one tap. */
-export function setupCards(field, view) {
-  return field === "centre" && view.piles.length !== 5 ? [] : null;
+/** A recorded hand's setup names the centre card with five players only, any card of the deck
+ * (each hand deals it whole; nothing of it is accounted for before the setup): with fewer,
+ * nothing is laid face up, and the setup is one tap. */
+export function setupCards(field, view, spec) {
+  if (field !== "centre") return null;
+  return view.piles.length === 5 ? Object.keys(spec.cards) : [];
+}
+
+/** With five players the centre card is laid face up: the setup names it. */
+export function setupRequired(field, view) {
+  return field === "centre" && view.piles.length === 5;
 }
 
 export function targetOf(move, seat) {

@@ -65,7 +65,8 @@ export function cardPicker(choices, ctx) {
 /** The table's setup entry as a form: a picker of faces per card it names (one per seat for a
  * list as long as the table has seats), offering only what may still be named: what the title
  * allows there (`ctx.cardsFor(field, view, spec)`, else the field's choices, else the cards not yet
- * seen), each value no more often across the form than that list holds it. A value the state
+ * seen), each value no more often across the form than that list holds it; a field the title
+ * requires at this table (`ctx.requiredFor(field, view)`) is picked before the setup is recorded. A value the state
  * already holds (named by an earlier deal's setup, or set by an option) is shown and kept; a
  * field whose option is not for this player count is left out. `ctx.submit` posts it. */
 export function setupForm(fields, view, ctx) {
@@ -92,7 +93,9 @@ export function setupForm(fields, view, ctx) {
       || (field.items && field.items.choices.length ? field.items.choices : null)
       || Object.keys(view.unaccounted || {});
     if (!values.length) continue; // the title lays nothing there at this table
-    const required = field.required || Boolean(option);
+    // A field the title needs at this table though the move's shape leaves it optional
+    // (Hermit's centre card, laid face up with five players only).
+    const required = field.required || Boolean(option) || Boolean(ctx.requiredFor && ctx.requiredFor(name, view));
     if (field.kind === "list") {
       const perSeat = field.shortest <= seats && seats <= field.longest;
       const count = perSeat ? seats : field.shortest;

@@ -428,7 +428,8 @@ function drawSetup() {
   $("setup").dataset.for = wanted;
   $("setup").replaceChildren(wanted ? setupForm(page.spec.moves.setup, head(), {
     players: page.summary.players, spec: page.spec, face: page.module.face, board: page.board,
-    cardsFor: page.module.setupCards, labelOf: page.module.setupLabel, submit }) : "");
+    cardsFor: page.module.setupCards, requiredFor: page.module.setupRequired,
+    labelOf: page.module.setupLabel, submit }) : "");
 }
 
 /** What a card picker needs: the players, each card's face and copies left, and how to post. */
