@@ -120,10 +120,10 @@ def _worker_side(game: str, players: int) -> Path:
 
     with stack.running(0, None, None) as s:
         track, post = _poster(s, game, players)
-        for body in track.bodies[:_WARM_MOVES + 1]:
+        for body in track.bodies[:_WARM_MOVES]:
             post(body, 0)
-            if body is not track.bodies[_WARM_MOVES]:
-                jobs.drain(0, linger_s=0)
+            jobs.drain(0, linger_s=0)
+        post(track.bodies[_WARM_MOVES], 0)
         return traced(lambda: jobs.drain(0, linger_s=0))
 
 
