@@ -35,7 +35,7 @@ from bench.memory import play
 from bench.played import retold, stored
 from engine.games import GAMES
 from service.limits import out_of_reach
-from store import Store
+from store import Store, keys
 from workers.compaction import Compaction, compact
 
 _GB2 = 2 * 2**30
@@ -43,7 +43,7 @@ _GB2 = 2 * 2**30
 
 def memory(client: redis.Redis, game_id: str) -> int:
     """Bytes of every key of the game's hash tag."""
-    found = client.scan_iter(match=f"tl:{{{game_id}}}:*", count=1000)
+    found = client.scan_iter(match=keys.game(game_id).tag + ":*", count=1000)
     return sum(client.memory_usage(key, samples=0) or 0 for key in found)
 
 

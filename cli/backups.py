@@ -24,13 +24,13 @@ from cli.transfer import _progress
 from store import backups
 
 _KEYS = "keys"
-_REDIS_URL = click.option("--redis-url", envvar="REDIS_URL", default="redis://127.0.0.1:6379/0",
+REDIS_URL = click.option("--redis-url", envvar="REDIS_URL", default="redis://127.0.0.1:6379/0",
                           show_default=True, help="The store (or REDIS_URL).")
 
 
 @click.command()
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
-@_REDIS_URL
+@REDIS_URL
 @click.option("--keys", "key_file", envvar="TABLELOG_SIGNING_KEY_FILE",
               type=click.Path(dir_okay=False, exists=True, path_type=Path),
               help="The server's signing key (or TABLELOG_SIGNING_KEY_FILE); its keys.json beside"
@@ -64,12 +64,12 @@ def backup(folder: Path, redis_url: str, key_file: Path | None, as_json: bool) -
             + ("." if signing else "; no signing key was given (--keys or"
                " TABLELOG_SIGNING_KEY_FILE): keep the server's key safe elsewhere, or no"
                " receipt it signed can be checked after a restore."))
-    _say(as_json, {**manifest, "games": len(heads), "seconds": took}, said)
+    say(as_json, {**manifest, "games": len(heads), "seconds": took}, said)
 
 
 @click.command()
 @click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@_REDIS_URL
+@REDIS_URL
 @click.option("--force", is_flag=True, help="Restore into a Redis that holds games already"
                                             " (keys of the same name are replaced).")
 @click.option("--keys-to", type=click.Path(file_okay=False, path_type=Path),
@@ -108,7 +108,7 @@ def restore(folder: Path, redis_url: str, force: bool, keys_to: Path | None,
     said = (f"Restored {len(manifest['games'])} games ({copied} keys) from {folder} in {took} s;"
             + (f" {len(missing)} games not as the backup holds them: {', '.join(missing)}."
                if missing else " every game's head is the backup's."))
-    _say(as_json, tally, said)
+    say(as_json, tally, said)
     if missing:
         click.get_current_context().exit(FAILED)
 
@@ -150,5 +150,5 @@ def _missing(wanted: dict[str, dict[str, Any]], found: dict[str, dict[str, Any]]
     return sorted(i for i, head in wanted.items() if found.get(i) != head)
 
 
-def _say(as_json: bool, tally: dict[str, Any], sentence: str) -> None:
+def say(as_json: bool, tally: dict[str, Any], sentence: str) -> None:
     click.echo(json.dumps(tally) if as_json else sentence)

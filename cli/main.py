@@ -8,6 +8,7 @@ from cli import (
     backups,
     events,
     games,
+    migrate,
     playing,
     recording,
     replays,
@@ -34,5 +35,5 @@ for command in (games.games, games.new, viewing.show, playing.moves, playing.pla
                 table_actions.takeback, table_actions.accept, table_actions.decline,
                 table_actions.concede, table_actions.abandon, table_actions.claim_timeout,
                 scoring.audit, transfer.export, transfer.import_, backups.backup,
-                backups.restore, events.event, events.verify):
+                backups.restore, migrate.migrate, events.event, events.verify):
     main.add_command(command)

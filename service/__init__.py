@@ -32,7 +32,7 @@ from service.audience import Audiences
 from service.headers import SecurityHeaders
 from service.remembered_games import RememberedGames
 from service.traced import Traced
-from store import Store
+from store import Store, layout
 from store.connection import cluster_url, redis_url
 from store.health import forgetting
 from store.replicas import AUTO, DEFAULT_TIMEOUT_MS
@@ -113,6 +113,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["remembered_games"] = RememberedGames()
     app.extensions["uploads"] = AtOnce(app.config["UPLOADS_AT_ONCE"])
     app.extensions["audiences"] = Audiences(app.extensions["store"].hub)
+    layout.require_current(app.extensions["store"].redis)
     if warning := forgetting(app.extensions["store"].redis):
         app.logger.warning(warning)
     traced.register(app)

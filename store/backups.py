@@ -73,13 +73,18 @@ def opened(path: Path, db: int) -> Iterator[redis.Redis]:
 
 
 def heads(client: redis.Redis) -> dict[str, dict[str, Any]]:
-    """Every game's title and head (its last seq and that entry's hash), by id."""
+    """Every game's title and head (its last seq and that entry's hash), by id: in this key
+    layout, or in the one before games had partitions (a backup taken before `tablelog
+    migrate`)."""
     ids = [i.decode() for i in client.zrange(keys.GAMES, 0, -1)]
     pipe = client.pipeline(transaction=False)
     for game_id in ids:
-        pipe.hmget(keys.game(game_id).meta, "game", "version", "hash")
+        for spelled in (keys.game(game_id), keys.unpartitioned(game_id)):
+            pipe.hmget(spelled.meta, "game", "version", "hash")
+    read = pipe.execute()
     found = {}
-    for game_id, (title, version, last) in zip(ids, pipe.execute(), strict=True):
+    for game_id, now, before in zip(ids, read[::2], read[1::2], strict=True):
+        title, version, last = now if now[1] is not None else before
         if version is not None:
             found[game_id] = {"game": title.decode(), "version": int(version),
                               "hash": last.decode()}

@@ -56,7 +56,10 @@ class Events:
     def _list(self, event_id: str) -> None:
         """Listed first, apart from the event's own keys (another hash tag: on a Redis Cluster
         no transaction spans both); a listing skips an id whose event is not there."""
-        self.redis.zadd(keys.EVENTS, {event_id: time.time()}, nx=True)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.EVENTS, {event_id: time.time()}, nx=True)
+        pipe.set(keys.LAYOUT, keys.PARTITIONED, nx=True)
+        pipe.execute()
 
     def append(self, event_id: str, bodies: Sequence[dict[str, Any]], expected_version: int
                ) -> Appended:

@@ -177,6 +177,7 @@ class Games:
             pipe.zadd(index, listed)
         if created is not None:
             pipe.hsetnx(keys.BY_CREATION, created, game_id)
+        pipe.set(keys.LAYOUT, keys.PARTITIONED, nx=True)
         pipe.execute()
 
     def enter_every_creation(self, at_once: int = 500) -> int:

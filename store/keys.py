@@ -1,6 +1,13 @@
 """The key layout: every Redis key tablelog uses, spelled here and nowhere else.
 
-Every key of a game shares the hash tag `{id}`, so a game can live on one Redis Cluster shard.
+Games live in `PARTITIONS` partitions: every key of a game starts `tl:{p<k>}/<id>:`, its
+partition's hash tag `{p<k>}` (k = `partition(id)`), so that a game lives on one Redis Cluster
+shard and one script may write a game's keys together with its partition's (issue #40: the
+work item written with the append). `tl:layout` names the layout the store is in
+(`PARTITIONED`), written with every game's and event's listing; a store with games and no such
+key was written before games had partitions: its keys are `tl:{<id>}:log` and so on
+(`unpartitioned`), and `tablelog migrate` (`store.layout`) moves them. Below, `tl:{id}` stands
+for a game's prefix, `tl:{p<k>}/<id>`.
 Per game:
 - `tl:{id}:log`       stream; entry `seq` has the stream id `seq-0` and one field `e`, the
                       entry's canonical JSON with its `hash` (docs/api.md, The log);
@@ -22,10 +29,10 @@ Per game:
                       verdict index, lock and engine state (`store.compacted`);
 - `tl:{id}:nudge:<n>` a stream an append of nonce n refused writes to, read by the verdict wait
                       sent with it (`store.log`), gone after a second.
-A token's rate-limit count (`store.counts`, `rate_count`) names its game's `{id}` too, so
-that the append of a move can take it.
-An event (`store.events`) keeps a game's layout under the hash tag `{ev:<id>}` (no game id
-holds a colon): its `log`, `meta` (version and hash alone, so no game route reads it as a
+A token's rate-limit count (`store.counts`, `rate_count`) names its game's partition's tag too,
+so that the append of a move can take it.
+An event (`store.events`) keeps a game's layout under the id `ev:<id>` (no game id holds a
+colon): its `log`, `meta` (version and hash alone, so no game route reads it as a
 game), `secret` (its seed) and `auth` (sha256(organiser token) -> "organiser"); `tl:events`
 lists the events by creation, and `tl:games:rated` the games created with their seats'
 handles (rated: `engine.events.ratings`).
@@ -58,8 +65,14 @@ script or transaction spans two hash tags.
 from __future__ import annotations
 
 import functools
+import re
+import zlib
 from dataclasses import dataclass
 
+PARTITIONS = 64
+LAYOUT = "tl:layout"
+PARTITIONED = f"partitioned/{PARTITIONS}"
+UNPARTITIONED = "unpartitioned"
 GAMES = "tl:games"
 EVENTS = "tl:events"
 RATED = "tl:games:rated"
@@ -79,7 +92,7 @@ def rate_count(scope: str, counted: str, most: int, window_s: int,
     against one rate of the limit `scope` (`most` a window of `window_s`). A token's requests
     about a game are counted under its hash tag (a token is good for one game only), so that
     the append of a move can take the count, on a Redis Cluster too (`store.log`)."""
-    tag = "" if game_id is None else f"{{{game_id}}}/"
+    tag = "" if game_id is None else f"{{p{partition(game_id)}}}/{game_id}/"
     return f"LIMITS:tl/{scope}/{tag}{counted}/{most}/{window_s}"
 
 
@@ -147,11 +160,45 @@ class GameKeys:
         return f"{self.tag}:compact"
 
 
+def partition(game_id: str) -> int:
+    """The partition a game lives in: a pure function of its id."""
+    return zlib.crc32(game_id.encode()) % PARTITIONS
+
+
 # A verdict spells a game's keys a dozen times between the web and the worker.
 @functools.lru_cache(maxsize=4096)
 def game(game_id: str) -> GameKeys:
-    tag = f"tl:{{{game_id}}}"
+    return _spelled(f"tl:{{p{partition(game_id)}}}/{game_id}")
+
+
+def unpartitioned(game_id: str) -> GameKeys:
+    """A game's keys as a store written before games had partitions holds them."""
+    return _spelled(f"tl:{{{game_id}}}")
+
+
+def _spelled(tag: str) -> GameKeys:
     return GameKeys(tag, *(f"{tag}:{name}" for name in _PER_GAME))
+
+
+# The hash tags of keys that belong to no game.
+_NO_GAME = {b"sched", b"auditors"}
+_UNPARTITIONED_KEY = re.compile(rb"tl:\{([^}]+)\}:(.+)", re.DOTALL)
+_PARTITIONED_KEY = re.compile(rb"tl:\{p([0-9]+)\}/((?:ev:)?[A-Za-z0-9_-]+):(.+)", re.DOTALL)
+
+
+def moved(key: bytes) -> bytes | None:
+    """What a game's key is called in this layout, when it is called otherwise (written before
+    games had partitions, or in a partition of another count); None for a key already in place,
+    or no game's."""
+    if found := _PARTITIONED_KEY.fullmatch(key):
+        number, game_id, name = found.groups()
+        if int(number) == partition(game_id.decode()):
+            return None
+    elif (found := _UNPARTITIONED_KEY.fullmatch(key)) and found.group(1) not in _NO_GAME:
+        game_id, name = found.groups()
+    else:
+        return None
+    return game(game_id.decode()).tag.encode() + b":" + name
 
 
 def event(event_id: str) -> GameKeys:

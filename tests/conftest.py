@@ -50,16 +50,23 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     _LOGGED.update(_TOKEN_SHAPED.findall(report.capstderr))
 
 
+@contextmanager
+def redis_of_its_own(folder: Path) -> Iterator[str]:
+    """The URL of a redis-server of its own, which keeps nothing on disk, stopped after."""
+    port = _free_port()
+    proc = start_redis(port, "--save", "", "--appendonly", "no", "--dir", str(folder))
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory):
-    port = _free_port()
-    proc = start_redis(port, "--save", "", "--appendonly", "no",
-                       "--dir", str(tmp_path_factory.mktemp("redis")))
-    url = f"redis://127.0.0.1:{port}/0"
-    yield url
-    issued = _issued(url)
-    proc.terminate()
-    proc.wait(10)
+    with redis_of_its_own(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+        issued = _issued(url)
     # No log line of the whole suite holds a token (issue #42): a word logged whose SHA-256 is
     # a stored token's digest is that token, so nothing else can be mistaken for one.
     logged = sorted(w for w in _LOGGED if hashlib.sha256(w.encode()).hexdigest() in issued)

@@ -22,8 +22,8 @@ ALLOWED = {
     "schemas": ("engine", "schemas"),
     "service": ("engine", "store", "schemas", "service", "workers.queue", "telemetry"),
     # The command line speaks to a server over HTTP; the engine is there to verify offline.
-    # Its backup and restore alone talk to the store itself, as the workers do.
-    "cli": ("engine", "cli", "store.backups"),
+    # Its backup, restore and migrate alone talk to the store itself, as the workers do.
+    "cli": ("engine", "cli", "store.backups", "store.layout", "store.keys", "store.connection"),
     # The benchmarks measure the real processes; what they share with the tests lives in bench/.
     "bench": ("engine", "store", "workers", "service", "schemas", "cli", "bench", "telemetry"),
 }

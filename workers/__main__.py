@@ -34,7 +34,7 @@ import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from store import Store
+from store import Store, layout
 from store.connection import FULL, cluster_url, redis_url
 from store.health import forgetting
 from telemetry import logs
@@ -73,6 +73,11 @@ def main(args: list[str]) -> None:
     connection = store.queues
     if warning := forgetting(store.redis):
         _log.warning(warning)
+    try:
+        layout.require_current(store.redis)
+    except layout.OlderLayout as older:
+        _log.error("not starting: %s", older)
+        sys.exit(2)
     if auditing:
         _yield_cpu()
     presence.start(store, presence.attend if auditing else presence.tend)

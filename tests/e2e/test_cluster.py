@@ -23,7 +23,7 @@ from engine import log
 from engine.events.entries import game_seed
 from engine.games import GAMES
 from engine.playout import play as playout_of
-from store import Store
+from store import Store, keys
 from tests.api import Game, bearer, create, head_unsigned
 from tests.e2e.cluster import local_cluster
 from tests.e2e.served import serve
@@ -52,7 +52,7 @@ def http(cluster, redis_url):
 
 
 def log_key(game: Game) -> str:
-    return f"tl:{{{game.id}}}:log"
+    return keys.game(game.id).log
 
 
 def games_on_every_master(http, cluster, name: str, at_least: int = 1) -> list[Game]:
@@ -126,7 +126,7 @@ def test_games_that_ended_on_every_master_are_compacted_and_read_the_same(http, 
             assert game.move(seat, {"type": "concede"}).status_code == 201
         before = _read_as_seat_0(http, game, reads)
         assert compact(store, game.id) == Compaction.WRITTEN
-        assert cluster.master_of(f"tl:{{{game.id}}}:compact") == cluster.master_of(log_key(game))
+        assert cluster.master_of(keys.game(game.id).compact) == cluster.master_of(log_key(game))
         assert _read_as_seat_0(http, game, reads) == before
         assert_audited(http, game)
 

@@ -101,7 +101,7 @@ def read_all(app, store_of_app: Store, game_id: str, entries: list[dict], cold: 
 
 def audited(app, store: Store, game_id: str) -> dict:
     """A new audit's report (an identical request's, on record, is not rebuilt: forgotten)."""
-    store.redis.delete(*store.redis.keys(f"tl:{{{game_id}}}:audit-of:*") or ["-"])
+    store.redis.delete(*store.redis.keys(keys.game(game_id).audit_of("*")) or ["-"])
     report = app.test_client().post(f"/v1/games/{game_id}/audit?wait=10").json
     assert report["status"] == "done", report
     return {k: v for k, v in report.items() if k not in ("number", "links")}
@@ -136,7 +136,7 @@ def test_a_compacted_game_far_smaller_than_live(app, store):
 
 
 def _memory(store: Store, game_id: str) -> int:
-    found = store.redis.keys(f"tl:{{{game_id}}}:*")
+    found = store.redis.keys(keys.game(game_id).tag + ":*")
     return sum(store.redis.memory_usage(key) for key in found)
 
 

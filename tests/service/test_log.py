@@ -8,6 +8,7 @@ import orjson
 
 from engine import log
 from engine.scoring import explained
+from store import keys
 from tests.api import create
 
 
@@ -222,7 +223,7 @@ def test_a_wait_longer_than_the_redis_clients_default_timeout_answers_pending(cl
 def test_audit_finds_a_stored_verdict_that_was_tampered_with(client, app):
     game = finished_game(client, "tamper")
     store = app.extensions["store"]
-    key = f"tl:{{{game.id}}}:log"
+    key = keys.game(game.id).log
     stored = store.redis.xrange(key)
     store.redis.delete(key)
     for stream_id, fields in stored:

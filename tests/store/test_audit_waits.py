@@ -3,11 +3,12 @@
 import threading
 import time
 
+from store import keys
 from store.audits import WAITS, AuditStatus
 
 
 def test_past_the_budget_a_wait_for_an_audit_answers_at_once(store):
-    store.redis.hset("tl:{audit-waits}:meta", mapping={"version": 1, "hash": "0" * 64})
+    store.redis.hset(keys.game("audit-waits").meta, mapping={"version": 1, "hash": "0" * 64})
     number, new = store.audits.new("audit-waits", 1, {"0": 3})  # never queued: never done
     assert new
     blocked = [threading.Thread(target=store.audits.read, args=("audit-waits", number, 2))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 
-from store import Store
+from store import Store, keys
 from store.log import ACCEPTED
 from tests.store.conftest import append
 
@@ -17,8 +17,8 @@ FOLLOWERS = 200
 
 
 def _game(store: Store, game_id: str) -> None:
-    store.redis.delete(f"tl:{{{game_id}}}:log", f"tl:{{{game_id}}}:meta")
-    store.redis.hset(f"tl:{{{game_id}}}:meta", mapping={"version": 0, "hash": "0" * 64})
+    store.redis.delete(keys.game(game_id).log, keys.game(game_id).meta)
+    store.redis.hset(keys.game(game_id).meta, mapping={"version": 0, "hash": "0" * 64})
 
 
 def _append(store: Store, game_id: str, count: int = 1) -> None:
