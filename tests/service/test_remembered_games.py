@@ -129,5 +129,6 @@ def test_a_token_s_limit_counts_the_moves_to_a_known_game(fresh_app, redis_url):
     assert limited.status_code == 429 and limited.json["code"] == "rate-limited"
     assert 1 <= int(limited.headers["Retry-After"]) <= 60
     assert len(_entries(client, game)) == 7  # the refused move is not in the log
-    counted = redis.Redis.from_url(redis_url).keys(f"LIMITS:*{{{game.id}}}*")
+    tagged = f"{{p{keys.partition(game.id)}}}/{game.id}/"
+    counted = redis.Redis.from_url(redis_url).keys(f"LIMITS:*{tagged}*")
     assert len(counted) == 3  # one a token (two seats' and the table's), under the game's tag
