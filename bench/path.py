@@ -12,8 +12,8 @@ It starts the benchmark's stack (its own redis-server), prepares a game whose mo
   lane's WSGI middleware and the wait for the verdict included, but not gunicorn's server
   (`service.server`), which the test client does not go through;
 - **the worker's side**, on a stack of its own with no worker: a move posted with `wait=0`,
-  judged by one drain job run in process (`workers.jobs.drain`, no linger), from its claim to
-  its commit and settling.
+  judged by one drain job run in process (`workers.jobs.drain`, no linger), from its read of
+  the work to its commit and settling.
 
 A module here is one of the project's own (`engine`, `service`, `store`, `workers`, `schemas`,
 `telemetry`, `cli`); the module a step is in is the innermost of the project's frames on the

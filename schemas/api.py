@@ -510,9 +510,8 @@ class Problem(Schema):
 
 
 class Waiting(Schema):
-    """Moves waiting for a verdict, among the 100 games that have waited longest and the 100
-    newest (marked for judging or not: a mark a full Redis refused is made by the workers'
-    sweep once it takes writes again)."""
+    """Moves waiting for a verdict: one work item each, written by its append and done with its
+    verdict (`games`: among the first 1,000 items of each partition)."""
 
     submissions = fields.Integer()
     games = fields.Integer()

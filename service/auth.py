@@ -60,9 +60,6 @@ class CallersGame:
     finished: bool
     # Its rate limits' counts, when the request did not take them with the game's context.
     owed: Owed | None = None
-    # Whether meta's head (version, hash) is the log's, as far as anyone knows: read just
-    # now, or remembered of a game no other process posts to (service/remembered_games.py).
-    head_known: bool = True
 
     @property
     def viewer(self) -> Viewer:

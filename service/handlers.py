@@ -6,7 +6,6 @@ returns an answer body (or raises a Problem). Nothing here knows Flask beyond th
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import secrets
@@ -42,7 +41,7 @@ from service.remembered_games import RememberedGames
 from service.signing import Keyring
 from store import Store
 from store.audits import AuditStatus
-from store.connection import FULL, UNREACHABLE
+from store.connection import UNREACHABLE
 from store.hub import Waiter
 from store.log import Appended, AppendResult, VerdictRead, Writing, now, verdict_on
 from store.projections import Projection, score_json
@@ -315,11 +314,8 @@ def submit(
     # never deleted), so its round trip may go on to wait for the verdict.
     plain = body.get("expected_version") is None and not idempotency_key
     look_ms = max(1, int(min(wait, LOOK_S) * 1000)) if plain and wait > 0 else 0
-    submitted = store.submit(writing, (meta["version"], meta["hash"]), look_ms, seen.head_known)
+    submitted = store.submit(writing, (meta["version"], meta["hash"]), look_ms)
     appended = submitted.appended
-    if known is not None:
-        known.chained(game_id, submitted.rechained)
-    _queue_drains(store, submitted.slots)
     _refused(seen, appended, body.get("expected_version"), body_hash, known)
     fresh = appended.outcome == AppendResult.OK
     written_last = (appended.seq, submitted.hash if fresh else None)
@@ -471,15 +467,6 @@ def _over() -> NoReturn:
     raise Problem(409, over.code, over.detail)
 
 
-def _queue_drains(store: Store, slots: list[int]) -> None:
-    """A drain for each slot the append opened. Should Redis go away first (or refuse the job,
-    full), the game is marked all the same, and a worker's heartbeat queues its drain once
-    Redis is back."""
-    with contextlib.suppress(*UNREACHABLE, FULL):
-        for slot in slots:
-            queue.enqueue_drain(store.queues, slot)
-
-
 def require_replicated(store: Store, game_id: str) -> None:
     """A write is answered only once a replica holds it (when the store has replicas)."""
     if not store.replicas.hold(game_id):
@@ -565,21 +552,7 @@ def lookup(store: Store, seen: CallersGame, seq: int) -> dict[str, Any]:
     entries = store.log.entries(seen.id, after=seq - 1, upto=seq) if in_log else []
     if not entries or entries[0]["type"] != log.SUBMITTED:
         raise Problem(404, "no-such-submission", f"log entry {seq} is not a submitted move")
-    status, answer = verdict(store, seen, seq)
-    if status == 202:
-        _remind(store, seen.id)
-    return answer
-
-
-def _remind(store: Store, game_id: str) -> None:
-    """A pending move is judged even if the mark that was to get it judged was lost (Redis
-    stopped between its append and the mark, or a web process died there): a reader asking
-    for it marks its game again, unless a drain holds it. A full Redis refuses the mark: the
-    answer stands, and the mark is owed, sent again until Redis takes it (`store.owed`)."""
-    try:
-        queue.judge_soon(store, game_id, unless_claimed=True)
-    except FULL:
-        store.owed.owe(game_id)
+    return verdict(store, seen, seq)[1]
 
 
 # -- reading the game --------------------------------------------------------------------------

@@ -8,13 +8,8 @@ and a token's role neither; the append script refuses a game that is over, takes
 the request owes (`service.limits.Owed`) and, should the log have moved past the head
 remembered here, names the head it is at, to chain the move onto (`store.Store.submit`). The
 head is the one the last verdict this process waited for left, so a player's next move mostly
-finds it right, and costs one more round trip when it does not: what the context read cost
-every move. A game found so is contested (its players reach other processes too): its moves
-from here send the append alone and its mark after it, two round trips as before, since a mark
-sent with an append refused as stale would wake a drain for nothing (`Store.submit`). Once
-`TRUSTED_AFTER` of its moves in a row found the head right, it is trusted again: a game is not
-marked down for good by one stale head (a client's moves posted without waiting, say, or a
-player who came back to this process).
+finds it right, and costs one more round trip when it does not (its players reach other
+processes too): what the context read cost every move.
 """
 
 from __future__ import annotations
@@ -30,18 +25,12 @@ from store import VerdictRead
 
 # Games remembered, the least recently posted to forgotten first.
 _GAMES = 4096
-# The moves in a row a contested game's head must be found right by before it is trusted again.
-TRUSTED_AFTER = 3
 
 
 @dataclass
 class _Game:
     head: tuple[int, str]  # the log's version and last hash, as last seen
     seen_by: dict[str, CallersGame] = field(default_factory=dict)  # by Authorization header
-    # Another writer moved the log past a head remembered here: the game's players reach
-    # other processes too, and its next heads here are as likely stale, until this many moves
-    # in a row find them right.
-    contested: int = 0
 
 
 class RememberedGames:
@@ -62,9 +51,8 @@ class RememberedGames:
                 return None
             self._games.move_to_end(game_id)
             version, last_hash = game.head
-            contested = game.contested > 0
         meta = {**found.meta, "version": version, "hash": last_hash}
-        return replace(found, meta=meta, owed=Owed(asked), head_known=not contested)
+        return replace(found, meta=meta, owed=Owed(asked))
 
     def learn(self, seen: CallersGame, authorization: str) -> None:
         """Remember a game in progress as a seat or the table sees it (read just now)."""
@@ -87,12 +75,6 @@ class RememberedGames:
         with self._lock:
             if (game := self._games.get(game_id)) is not None:
                 self._advance(game, (last, verdict["hash"]))
-
-    def chained(self, game_id: str, rechained: bool) -> None:
-        """What an append came to: `rechained` when the head it was chained onto was stale."""
-        with self._lock:
-            if (game := self._games.get(game_id)) is not None:
-                game.contested = TRUSTED_AFTER if rechained else max(0, game.contested - 1)
 
     def forget(self, game_id: str) -> None:
         """A game that is over, or gone."""

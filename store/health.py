@@ -2,28 +2,22 @@
 whether Redis keeps what it is told (which the processes also warn of when they start), and
 whether it takes writes (its memory against `maxmemory`).
 
-The games waiting are those marked dirty or claimed by a drain, and any of the newest games
-with submissions past its last judged one, marked or not (a mark a full Redis refused:
-`store.unmarked`); the submissions of the first `_LOOKED_AT` of each are counted from their
-logs, so the report costs three round trips however busy the service is.
+The submissions waiting are the work items in the partitions' streams (`store.scheduler`): one
+for each submission written and not judged yet, written by its append, so the report costs one
+round trip however busy the service is.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import datetime
 
 import redis
 
-from engine import log
-from store import keys, unmarked
+from store import keys
 from store.connection import FULL
-from store.stored import entries_of
+from store.scheduler import waiting
 
-_LOOKED_AT = 100
-# Pending submissions counted per game at most.
-_COUNTED = 1000
 # How long /healthz's probe of writes lives: it is written again by the next /healthz.
 _PROBE_MS = 1000
 
@@ -50,21 +44,9 @@ class Memory:
 
 
 def pending(client: redis.Redis) -> Pending:
-    pipe = client.pipeline(transaction=False)
-    pipe.zrange(keys.DIRTY, 0, _LOOKED_AT - 1)
-    pipe.zrange(keys.CLAIMED, 0, _LOOKED_AT - 1)
-    pipe.zrevrange(keys.GAMES, 0, _LOOKED_AT - 1)
-    games = list(dict.fromkeys(g.decode() for found in pipe.execute() for g in found))
-    for game_id, submitted, judged in unmarked.pending(client, games):
-        pipe.xrange(keys.game(game_id).log, f"{judged + 1}-0", f"{submitted}-0",
-                    count=_COUNTED)
-    waiting = [_submissions(found) for found in pipe.execute()]
-    firsts = [datetime.fromisoformat(w[0]["at"]).timestamp() for w in waiting if w]
-    return Pending(
-        submissions=sum(len(w) for w in waiting),
-        games=sum(1 for w in waiting if w),
-        oldest_s=round(time.time() - min(firsts), 3) if firsts else None,
-    )
+    found = waiting(client)
+    oldest = None if found.oldest_at is None else round(max(time.time() - found.oldest_at, 0), 3)
+    return Pending(submissions=found.items, games=found.games, oldest_s=oldest)
 
 
 def used_memory(client: redis.Redis) -> tuple[int, int]:
@@ -83,10 +65,6 @@ def memory(client: redis.Redis) -> Memory:
     else:
         writable = True
     return Memory(found["used_memory"], found["maxmemory"], found["maxmemory_policy"], writable)
-
-
-def _submissions(found: list) -> list[dict]:
-    return [e for e in entries_of(found) if e["type"] == log.SUBMITTED]
 
 
 def persistence(client: redis.Redis) -> str:

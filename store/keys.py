@@ -44,18 +44,15 @@ listing checks each one's status), `tl:games:ended` (games that ended and are no
 yet, scored by when they ended or their compaction's lease lapses: `store.compacted`),
 `tl:games:by-creation` (hash: the hash of a game's `game-created` entry -> its id, so that an
 import finds the same game under another id; `tl:games:by-creation:filled` says every game
-stored before it existed was entered), and the scheduler's, which one script may touch
-together and so share the hash tag `{sched}`: `tl:{sched}:dirty` (sorted set of games
-with submissions to judge, oldest first), `tl:{sched}:claimed` (games a drain job is judging,
-scored by the time its claim lapses), `tl:{sched}:drain:<slot>` (a drain job is queued or
-running in that slot: "queued", or the worker running it), `tl:{sched}:bell` (rung when a game
-is marked, for a waiting drain: the game, and the submission it was marked for),
-`tl:{sched}:marks` (hash: a dirty game -> `<seq>:<hash>` of the submission it was last marked
-for, so that a drain that judged that very submission without claiming the game unmarks it)
-and `tl:{sched}:workers` (judging workers, scored by when their heartbeat lapses), and
-`tl:{sched}:alive:<worker>` (a judging worker's key, whose time to live tells when it last
-beat, even while Redis is full: `store.alive`). `tl:auditors` holds the auditing workers'
-heartbeats the same way, and `tl:{auditors}:alive:<worker>` their keys. `tl:health` is
+stored before it existed was entered). Per partition, `tl:{p<k>}:work`: a stream of the
+submissions appended to its games and not judged yet (fields `g` the game, `s` its seq, `e` the
+entry, `r` the request's id), written by the append itself and read by the drains as the
+consumer group `judges` (`store.scheduler`). The scheduler's keys share the hash tag `{sched}`:
+`tl:{sched}:drain:<slot>` (a drain job is queued or running in that slot: "queued", or the
+worker running it), `tl:{sched}:workers` (judging workers, scored by when their heartbeat
+lapses), and `tl:{sched}:alive:<worker>` (a judging worker's key, whose time to live tells
+when it last beat, even while Redis is full: `store.alive`). `tl:auditors` holds the auditing
+workers' heartbeats the same way, and `tl:{auditors}:alive:<worker>` their keys. `tl:health` is
 /healthz's probe of whether Redis takes writes. On the standalone Redis that holds RQ's
 queues, `tl:audits:queuing` (sorted set: a place taken among the audits that may wait for an
 auditor, by a web about to queue one, scored by when it lapses; `store.audits.Places`). No
@@ -70,6 +67,9 @@ import zlib
 from dataclasses import dataclass
 
 PARTITIONS = 64
+# Each partition's work stream, by partition: the submissions appended to its games and not
+# judged yet.
+WORK = tuple(f"tl:{{p{number}}}:work" for number in range(PARTITIONS))
 LAYOUT = "tl:layout"
 PARTITIONED = f"partitioned/{PARTITIONS}"
 UNPARTITIONED = "unpartitioned"
@@ -96,10 +96,7 @@ def rate_count(scope: str, counted: str, most: int, window_s: int,
     return f"LIMITS:tl/{scope}/{tag}{counted}/{most}/{window_s}"
 
 
-DIRTY = "tl:{sched}:dirty"
-CLAIMED = "tl:{sched}:claimed"
-BELL = "tl:{sched}:bell"
-MARKS = "tl:{sched}:marks"
+JUDGES = "judges"
 WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
 QUEUING_AUDITS = "tl:audits:queuing"
@@ -183,6 +180,7 @@ def _spelled(tag: str) -> GameKeys:
 # The hash tags of keys that belong to no game.
 _NO_GAME = {b"sched", b"auditors"}
 _UNPARTITIONED_KEY = re.compile(rb"tl:\{([^}]+)\}:(.+)", re.DOTALL)
+_PARTITION = re.compile(rb"tl:\{p[0-9]+\}:work")
 _PARTITIONED_KEY = re.compile(rb"tl:\{p([0-9]+)\}/((?:ev:)?[A-Za-z0-9_-]+):(.+)", re.DOTALL)
 
 
@@ -194,7 +192,8 @@ def moved(key: bytes) -> bytes | None:
         number, game_id, name = found.groups()
         if int(number) == partition(game_id.decode()):
             return None
-    elif (found := _UNPARTITIONED_KEY.fullmatch(key)) and found.group(1) not in _NO_GAME:
+    elif ((found := _UNPARTITIONED_KEY.fullmatch(key)) and found.group(1) not in _NO_GAME
+          and not _PARTITION.fullmatch(key)):
         game_id, name = found.groups()
     else:
         return None

@@ -7,7 +7,9 @@ before. Moving is resumable: each key is copied under its new name with its time
 (DUMP, then RESTORE, replacing what an interrupted run left there), and its old name deleted
 only once every copy of its batch was taken, so an interruption at any point loses nothing and a
 run made again moves what is left. On a Redis Cluster the two names of a key live on different
-shards: RENAME cannot move it there. The layout key is written once a pass finds nothing left.
+shards: RENAME cannot move it there. Once a pass finds nothing left, each game with submissions
+not judged yet is given the work item that gets them judged (`store.scheduler`: a store written
+before had none), and the layout key is written.
 Rate limits' counts are not moved: each lapses within its window, and counting starts afresh.
 """
 
@@ -18,8 +20,11 @@ from typing import NamedTuple
 
 import redis
 
+from engine.log import SUBMITTED
 from store import keys
 from store.connection import StoreClient
+from store.scheduler import queue_item
+from store.stored import ENTRY, ProjField, entry_from
 
 _BATCH = 500
 
@@ -85,8 +90,34 @@ def move(client: StoreClient, advance: Callable[[int], None] = lambda _: None,
             return Moved(moved, looked, done=False)
     moved += _moved(client, batch)
     advance(looked % _BATCH)
+    _give_work(client)
     client.set(keys.LAYOUT, keys.PARTITIONED)
     return Moved(moved, looked, done=True)
+
+
+def _give_work(client: StoreClient) -> None:
+    """A work item for each game with a submission past its last judged one (its first such):
+    the drain that takes it judges every submission pending. An item given twice (a run
+    interrupted here, made again) finds nothing left to judge the second time."""
+    ids = [g.decode() for g in client.zrange(keys.GAMES, 0, -1)]
+    for start in range(0, len(ids), _BATCH):
+        chunk = ids[start:start + _BATCH]
+        read = client.pipeline(transaction=False)
+        for game_id in chunk:
+            read.hget(keys.game(game_id).meta, "submitted")
+            read.hget(keys.game(game_id).proj, ProjField.JUDGED)
+        found = read.execute()
+        pending = [(g, int(j or 0)) for g, s, j in zip(chunk, found[::2], found[1::2],
+                                                        strict=True) if int(s or 0) > int(j or 0)]
+        logs = client.pipeline(transaction=False)
+        for game_id, judged in pending:
+            logs.xrange(keys.game(game_id).log, f"{judged + 1}-0", "+")
+        write = client.pipeline(transaction=False)
+        for (game_id, _), entries in zip(pending, logs.execute(), strict=True):
+            stored = (fields[ENTRY.encode()] for _, fields in entries)
+            first = next(raw for raw in stored if entry_from(raw)["type"] == SUBMITTED)
+            queue_item(write, game_id, entry_from(first)["seq"], first)
+        write.execute()
 
 
 def _moved(client: StoreClient, names: list[tuple[bytes, bytes]]) -> int:

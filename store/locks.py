@@ -14,8 +14,8 @@ from store import keys
 from store.batch import Answer, Batch
 from store.stored import ProjField, Status, decode_meta, entry_from, request_of
 
-# Shorter than a claim (`store.scheduler.CLAIM_S`): when the claim of a judge that died lapses,
-# the game is unlocked for the next.
+# Shorter than a work item's lease (`store.scheduler.LEASE_MS`): when the lease of a judge
+# that died lapses, the game is unlocked for the next.
 LOCK_MS = 4_000
 
 # Only the holder of the lock may release it; ARGV[1] is {"token": the holder's}.

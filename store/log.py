@@ -41,6 +41,8 @@ from store.stored import (
     ENTRY,
     NONCE,
     REQUEST,
+    WORK_GAME,
+    WORK_SEQ,
     ProjField,
     Status,
     entries_of,
@@ -54,7 +56,7 @@ from store.stored import (
 # pairs), and when they apply `expected_version`, `idempotency` ({key, body_hash}),
 # `submitted` (a submission's seq), `nonce` (stored beside a submission's first entry, and
 # `request`, its request's id, beside it) and `counts` (the rate limits' counts the request
-# takes, each {window, most, hit}, whose keys are KEYS[7..]: they are taken first, whatever the
+# takes, each {window, most, hit}, whose keys are KEYS[8..]: they are taken first, whatever the
 # append comes to), `keyed` (how many seats had registered a key when the writer last read the game:
 # should a seat have registered one since, the append is refused, as a submission's signature
 # was checked against keys no longer all of them) and `meta` (fields of the meta hash a
@@ -64,18 +66,26 @@ from store.stored import (
 # object, they are neither escaped nor decoded again (a late game's state is kilobytes). With
 # `nudge` set, a refusal adds an entry to the stream KEYS[6], which only a wait sent with the
 # append reads (`Log.queue_verdict_after`): it ends at once instead of watching a log the
-# append did not write to. The proj hash's status is named by its owner, store.projections.
+# append did not write to. With `work` (the game's id: a submission posted to it), the
+# submission is added to its partition's work stream KEYS[7] with the entry, in this same
+# script, so that no submission is ever written without the work item that gets it judged
+# (`store.scheduler`); with `done` (work items' stream ids: the submissions these verdicts
+# judge), those items are acknowledged and deleted in this same script, only if the verdicts
+# are written. The proj hash's status is named by its owner, store.projections.
 _APPEND = (f"local STATUS, FINISHED, ABANDONED = '{ProjField.STATUS}', '{Status.FINISHED}',"
            f" '{Status.ABANDONED}'\nlocal PROJ_VERSION = '{ProjField.VERSION}'\n"
-           f"local ENTRY, NONCE, REQUEST = '{ENTRY}', '{NONCE}', '{REQUEST}'\n") + """
+           f"local ENTRY, NONCE, REQUEST = '{ENTRY}', '{NONCE}', '{REQUEST}'\n"
+           f"local JUDGES, WORK_GAME, WORK_SEQ = '{keys.JUDGES}', '{WORK_GAME}', '{WORK_SEQ}'\n"
+           ) + """
 local log, meta, idem, index, proj, nudge = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local work = KEYS[7]
 local a = cjson.decode(ARGV[1])
 local fields_from = a.entries + 2
 
 local function counted()
   local refused = false
   for i, count in ipairs(a.counts or {}) do
-    local key, taken = KEYS[6 + i], 0
+    local key, taken = KEYS[7 + i], 0
     if count.hit then
       taken = redis.call('INCR', key)
       redis.call('EXPIRE', key, count.window, 'NX')
@@ -147,6 +157,16 @@ local function append()
     end
   end
   if a.submitted then redis.call('HSET', meta, 'submitted', a.submitted) end
+  if a.done then
+    redis.call('XACK', work, JUDGES, unpack(a.done))
+    redis.call('XDEL', work, unpack(a.done))
+  end
+  if a.work and a.request then
+    redis.call('XADD', work, '*', WORK_GAME, a.work, WORK_SEQ, version + 1, ENTRY, ARGV[2],
+               REQUEST, a.request)
+  elseif a.work then
+    redis.call('XADD', work, '*', WORK_GAME, a.work, WORK_SEQ, version + 1, ENTRY, ARGV[2])
+  end
   if a.idempotency then
     redis.call('HSET', idem, a.idempotency.key, a.idempotency.body_hash .. ' ' .. (version + 1))
   end
@@ -270,6 +290,7 @@ class Writing:
     keyed: int | None = None  # the seat keys the writer knew of (None: not checked)
     meta: tuple[tuple[str, str], ...] = ()  # meta fields set with the entries
     request: str | None = None  # a submission's request id, kept beside it off the chain
+    done: tuple[bytes, ...] = ()  # verdicts: the work items they judge, acknowledged with them
 
     def again(self) -> Writing:
         """The same entries sent again after a refusal: its counts were taken already."""
@@ -297,6 +318,7 @@ class Writing:
         if self.submission:
             args["submitted"] = version + 1
             args["nonce"] = nonce
+            args["work"] = self.game_id
             if self.request:
                 args["request"] = self.request
         if self.expected_version is not None:
@@ -310,11 +332,14 @@ class Writing:
             args["keyed"] = self.keyed
         if self.meta:
             args["meta"] = dict(self.meta)
+        if self.done:
+            args["done"] = [item_id.decode() for item_id in self.done]
         if nudge:
             args["nudge"] = True
         k = keys.game(self.game_id)
         nudged = k.nudge(nonce)
         return Chained(version, [k.log, k.meta, k.idem, k.verdict, k.proj, nudged,
+                                 keys.WORK[keys.partition(self.game_id)],
                                  *(c.key for c in self.counts)], [
             orjson.dumps(args),
             *(entry_bytes(e) for e in entries),

@@ -1,167 +1,98 @@
-"""Which games have submissions to judge, which drain job judges them, and which workers live.
+"""The work to judge, which drain judges it, and which workers live.
 
-Marking a game adds it to the dirty set and rings a bell for a drain waiting for work; a drain
-claims games oldest first; a drain slot's flag stands for "a drain job is queued or running in
-this slot". These are plain operations (`ring`, `queue_claim`, `drain_may_stop`): the drain
-(`workers.drain.Drain`) decides when to wait and what to claim, and holds its claims. The bell
-carries the submission a game was marked for, which a drain may judge without claiming the
-game; it then unmarks the game (`Settling.unmark`) only if its commit wrote and no later
-submission marked the game since, which the marks hash says: a game's latest mark names its
-submission. Unmarking cannot go with the commit (on a cluster the game's keys and these live on
-different shards), and a game left marked is only claimed once more for nothing.
+Every submission appended is a work item in its game's partition's stream (`keys.WORK`),
+written by the append's own script (`store.log`): on a single Redis and on a Redis Cluster
+alike, a move is never in a log without the item that gets it judged. The drains read the
+streams as one consumer group (`keys.JUDGES`), each drain slot a consumer of its own, and
+acknowledge an item in the commit that wrote its verdict, deleting it then (`queue_done`):
+a stream holds only what waits. That is the one way a move gets judged, and its one recovery:
+an item a drain read and did not acknowledge (it died, or found the game locked) is pending in
+the group, and is taken by whichever drain looks after the lease (`reclaim`, XAUTOCLAIM).
 
-Each worker process beats a heartbeat every second (`tend`), which also heals what dead
-processes left behind. Everything held is a lease that a killed process cannot keep:
-- a claim lapses after `CLAIM_S` and goes back among the dirty games, at the next claim or
-  heartbeat of any worker;
+The partitions are shared out among the drains running (`shares`), so that a game's moves go
+to one drain, which holds its state between moves (`workers.judging.States`). A drain slot's
+flag stands for "a drain job is queued or running in this slot", and names the worker running
+it. Each worker process beats a heartbeat every second (`tend`), which also heals what dead
+processes left behind and keeps one drain running for each live worker, up to `DRAINERS`: a
+drain runs for as long as its worker does (handing its slot over to a fresh job now and then,
+`workers.drain`), so a move never waits for a job to be queued. Everything held is a lease
+that a killed process cannot keep:
 - a drain slot's flag names the worker running it and is freed at the next heartbeat once that
   worker's own heartbeat has lapsed (a flag of a job still queued lapses after `_FLAG_S`);
-- a game's lock (`store.locks`) lapses before the claim taken with it, so a game whose judge
-  died is unlocked by the time it is claimed again; a drain that finds a game locked keeps its
-  own claim only until that lock lapses.
+- an item read and not acknowledged is taken by another drain after `LEASE_MS`;
+- a game's lock (`store.locks`) lapses before that lease, so a game whose judge died is
+  unlocked by the time its items are taken again.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import orjson
 import redis
+from redis.cluster import RedisCluster
 
 from store import alive, keys
-from store.batch import Answer, Batch
+from store.batch import Batch
+from store.stored import work_fields, work_of
 
 DRAINERS = 2
-# Games a drain claims at once: judged in three round trips (claim, read, commit) whatever
-# their number (`workers.drain`).
+# Items a drain reads from a stream at once.
 AT_ONCE = 64
-CLAIM_S = 5.0
+# An item read and not acknowledged is taken by another drain after this long.
+LEASE_MS = 5_000
 # A worker counts as alive this long after its last heartbeat (it beats every second).
 ALIVE_S = 4.0
 _FLAG_S = 5
-# A drain waiting for work claims again this often, renewing its slot's flag (`_FLAG_S`).
+# A drain waiting for work reads again this often (renewing its slot's flag, `_FLAG_S`).
 WAIT_AT_ONCE_S = 1.0
+# On a Redis Cluster a read cannot wait on streams of several shards: a drain finding nothing
+# asks again after this long.
+_CLUSTER_POLL_S = 0.01
 # The flag of a drain job queued but not yet started: it has no worker yet.
 _QUEUED = "queued"
 # A worker whose heartbeat lapsed this long ago is forgotten altogether.
 FORGET_S = 3600
-# Lapsed claims put back per call: healing stays a bounded amount of work.
-_RECLAIM_AT_ONCE = 100
-
-# Shared by the scripts below. Lapsed claims go back among the dirty games, first in line
-# (scored by when they lapsed).
-_RECLAIM = f"""
-local function reclaim(dirty, claimed, now)
-  local lapsed = redis.call('ZRANGEBYSCORE', claimed, '-inf', now, 'WITHSCORES',
-                            'LIMIT', 0, {_RECLAIM_AT_ONCE})
-  for i = 1, #lapsed, 2 do
-    redis.call('ZREM', claimed, lapsed[i])
-    redis.call('ZADD', dirty, 'NX', lapsed[i + 1], lapsed[i])
-  end
-  return #lapsed / 2
-end
-"""
-
-# The first free drain slot among KEYS[first..], taken for a job about to be queued, or -1. A
-# second slot opens only while more games wait than one drain claims at once.
-_OPEN_SLOT = f"""
-local function open_slot(dirty, first, ttl)
-  local backlog = redis.call('ZCARD', dirty)
-  for slot = 0, #KEYS - first do
-    local opens = slot * {AT_ONCE} < backlog
-    if opens and redis.call('SET', KEYS[slot + first], 'queued', 'NX', 'EX', ttl) then
-      return slot
-    end
-  end
-  return -1
-end
-"""
-
-# Mark a game dirty and ring the bell for a drain waiting for work: the bell names the game, so
-# that the drain it wakes reads that game along with its claim, and carries the submission it
-# was marked for (ARGV[2]), so that a drain holding the game's state judges it without reading
-# (`Marked`), and the id of the request that posted it (ARGV[3], when there is one), for the
-# verdict's log line. One token is enough to wake a waiter, so the bell never holds more.
-# ARGV[1] is
-# {"now", "game", "flag_s", "unless_claimed", "seq", "mark"}: with `unless_claimed`, a game
-# that a drain has claimed is left to it (a reader reminding the scheduler of a pending move);
-# `seq` and `mark` name the submission (the marks hash KEYS[4] keeps the latest one's); without
-# a game it only opens a slot for the games already waiting.
-_MARK_DIRTY = _OPEN_SLOT + """
-local a = cjson.decode(ARGV[1])
-if a.game and not (a.unless_claimed and redis.call('ZSCORE', KEYS[2], a.game)) then
-  redis.call('ZADD', KEYS[1], 'NX', a.now, a.game)
-  local rung = a.game
-  if a.mark then
-    local held = redis.call('HGET', KEYS[4], a.game)
-    if not held or tonumber(string.match(held, '^%d+')) < a.seq then
-      redis.call('HSET', KEYS[4], a.game, a.mark)
-    end
-    rung = a.game .. '\\n' .. ARGV[2]
-    if ARGV[3] then rung = rung .. '\\n' .. ARGV[3] end
-  end
-  redis.call('LPUSH', KEYS[3], rung)
-  redis.call('LTRIM', KEYS[3], 0, 0)
-end
-return open_slot(KEYS[1], 5, a.flag_s)
-"""
-
-# Settle the claims this drain is done with (`settled`, each only if still its own: the same
-# lapse time, since a slow drain whose claim lapsed and was taken by another must not release
-# that other's claim): release those of the games it judged ([game, until]), and make those of
-# the games it found locked lapse with the lock ([game, until, when the lock lapses]). Unmark
-# the games it judged unclaimed (`unmarked`, [game, mark]) unless marked for another
-# submission since (KEYS[4], the marks). Then take back lapsed claims, take the `count` oldest
-# dirty games and claim them `until`; the drain slot's flag (KEYS[3]) names its `worker` and
-# lives `flag_s` while the job works. ARGV[1] is {"now", "until", "flag_s", "worker", "count",
-# "settled", "unmarked"}.
-_CLAIM = _RECLAIM + """
-local a = cjson.decode(ARGV[1])
-for _, claim in ipairs(a.settled) do
-  if tonumber(redis.call('ZSCORE', KEYS[2], claim[1])) == tonumber(claim[2]) then
-    if claim[3] then
-      redis.call('ZADD', KEYS[2], 'XX', claim[3], claim[1])
-    else
-      redis.call('ZREM', KEYS[2], claim[1])
-    end
-  end
-end
-for _, marked in ipairs(a.unmarked) do
-  if redis.call('HGET', KEYS[4], marked[1]) == marked[2] then
-    redis.call('ZREM', KEYS[1], marked[1])
-    redis.call('HDEL', KEYS[4], marked[1])
-  end
-end
-reclaim(KEYS[1], KEYS[2], a.now)
-redis.call('SET', KEYS[3], a.worker, 'EX', a.flag_s)
-local found = redis.call('ZPOPMIN', KEYS[1], a.count)
-local games = {}
-for i = 1, #found, 2 do
-  redis.call('ZADD', KEYS[2], a['until'], found[i])
-  redis.call('HDEL', KEYS[4], found[i])
-  games[#games + 1] = found[i]
-end
-return games
-"""
 
 # A worker's heartbeat (KEYS[1]: worker -> when its heartbeat lapses): free the slots of
-# drains whose worker died, take back lapsed claims, and open a slot for games left waiting.
+# drains whose worker died, then take the first free slot for a job about to be queued while
+# fewer drains run or wait than workers live (at most one per slot), or answer -1.
 # ARGV[1] is {"now", "worker", "alive_s", "flag_s", "forget_s"}.
-_TEND = _RECLAIM + _OPEN_SLOT + """
+_TEND = """
 local a = cjson.decode(ARGV[1])
 redis.call('ZADD', KEYS[1], a.now + a.alive_s, a.worker)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', a.now - a.forget_s)
-for k = 4, #KEYS do
+local held, free = 0, -1
+for k = 2, #KEYS do
   local owner = redis.call('GET', KEYS[k])
   if owner and owner ~= 'queued' then
     local lapses = redis.call('ZSCORE', KEYS[1], owner)
-    if not lapses or tonumber(lapses) < a.now then redis.call('DEL', KEYS[k]) end
+    if not lapses or tonumber(lapses) < a.now then
+      redis.call('DEL', KEYS[k])
+      owner = false
+    end
   end
+  if owner then held = held + 1 elseif free < 0 then free = k - 2 end
 end
-reclaim(KEYS[2], KEYS[3], a.now)
-return open_slot(KEYS[2], 4, a.flag_s)
+local live = redis.call('ZCOUNT', KEYS[1], a.now, '+inf')
+if free >= 0 and held < live then
+  redis.call('SET', KEYS[free + 2], 'queued', 'EX', a.flag_s)
+  return free
+end
+return -1
+"""
+
+# A drain takes its slot's flag (KEYS[1]) for ARGV[1]'s `worker`, or renews it: unless another
+# worker's drain holds it (a second job for the slot; or this drain was taken for dead and
+# replaced), which it leaves to that drain, answering 0.
+_TAKE = """
+local a = cjson.decode(ARGV[1])
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= 'queued' and owner ~= a.worker then return 0 end
+redis.call('SET', KEYS[1], a.worker, 'EX', a.flag_s)
+return 1
 """
 
 # The slots whose flag names ARGV[1]'s `worker` are freed: its drains have ended.
@@ -173,163 +104,122 @@ end
 """
 
 
-class Marked(NamedTuple):
-    """The submission a game is marked for, carried by the bell to a drain waiting for work."""
+class Item(NamedTuple):
+    """A submission to judge, as its partition's stream holds it."""
 
+    partition: int
+    id: bytes  # its stream id
+    game: str
     seq: int
-    hash: str
     entry: bytes  # as appended: its canonical JSON
     request: str | None = None  # the id of the request that posted it
 
-    @property
-    def mark(self) -> str:
-        return f"{self.seq}:{self.hash}"
-
-
-class Ring(NamedTuple):
-    """What the bell carried: the game marked, and the submission it was marked for, if any."""
-
-    game: str
-    submission: bytes | None
-    request: str | None = None  # the id of the request that posted the submission
-
-
-class Claim(NamedTuple):
-    """A game a drain claimed, and when that claim lapses: a string, since a Lua number would
-    reach Redis rounded, and settling the claim compares it."""
-
-    game: str
-    until: str
-
-
-@dataclass
-class Settling:
-    """What a drain is done with, settled by its next claim without a round trip of its own."""
-
-    # Claims to settle: [game, until] released (a judged game), or [game, until, when to lapse
-    # instead] (a game found locked).
-    claims: list[list[str]] = field(default_factory=list)
-    # Games judged unclaimed, to unmark: [game, its `Marked.mark`].
-    marks: list[list[str]] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.claims or self.marks)
-
-    def release(self, claim: Claim) -> None:
-        """Release a claim on a game judged (a claim since taken by another drain stays with
-        it)."""
-        self.claims.append([claim.game, claim.until])
-
-    def lapse(self, claim: Claim, in_s: float) -> None:
-        """Make a claim lapse in `in_s` (when the lock of the game it found locked lapses)."""
-        self.claims.append([claim.game, claim.until, repr(time.time() + in_s)])
-
-    def unmark(self, game_id: str, marked: Marked) -> None:
-        """Unmark a game judged without claiming it, up to the submission `marked`: unless the
-        game was marked for a later submission since (then it waits for that one, claimed as
-        any other)."""
-        self.marks.append([game_id, marked.mark])
-
 
 class Scheduler:
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis | RedisCluster):
         self.redis = client
-        self._mark_dirty = client.register_script(_MARK_DIRTY)
-        self._claim = client.register_script(_CLAIM)
         self._tend = client.register_script(_TEND)
         self._free_slots = client.register_script(_FREE_SLOTS)
+        self._take = client.register_script(_TAKE)
+        self._cluster = isinstance(client, RedisCluster)
 
-    def mark_dirty(self, game_id: str | None = None, unless_claimed: bool = False) -> int | None:
-        """Note that `game_id` has submissions to judge; the drain slot to queue a job for, if any.
-
-        While a slot's flag is set, submissions only join the dirty set, so under load one job
-        judges the moves of many games. A second slot opens only while more games wait than
-        one drain claims at once (`AT_ONCE`): while one drain can take them all, a second only
-        splits each game's moves between two processes, each then decoding the state the other
-        left instead of judging on from its own (measured: docs/benchmarks.md). Without a game
-        it only opens a slot for games already waiting (a worker starting up). `unless_claimed`
-        leaves a game a drain is judging to it.
-        """
-        return slot_of(self._mark_dirty(*_marking(game_id, unless_claimed)))
-
-    def queue_mark(self, batch: Batch, game_id: str, marked: Marked | None = None
-                   ) -> Answer[int | None]:
-        """`mark_dirty` in a batch, for the submission `marked`."""
-        keys_, args = _marking(game_id, False, marked)
-        return batch.script(self._mark_dirty, keys_, args, read=slot_of)
-
-    def ring(self, timeout_s: float) -> Ring | None:
-        """What the bell carries, waiting up to `timeout_s` for a marked game to ring it.
-        Claiming is a script and cannot block: a drain waiting for work blocks here."""
-        rang = self.redis.blpop([keys.BELL], timeout=timeout_s)
-        if rang is None:
-            return None
-        # The entry is canonical JSON: no newline in it.
-        game, _, carried = rang[1].partition(b"\n")
-        submission, _, request = carried.partition(b"\n")
-        return Ring(game.decode(), submission or None, request.decode() or None)
-
-    def queue_claim(self, batch: Batch, slot: int, worker: str = _QUEUED, count: int = 1,
-                    settling: Settling | None = None) -> Answer[list[Claim]]:
-        """Claim up to `count` games, marked dirty longest ago first, settling first what the
-        drain is done with; each claim lapses after `CLAIM_S`, so a game whose job died before
-        judging it is not lost: the next claim or heartbeat puts it back. The claim renews the
-        slot's flag, which names the `worker` running the drain."""
-        now = time.time()
-        until = repr(now + CLAIM_S)
-        settling = settling or Settling()
-        return batch.script(
-            self._claim,
-            [keys.DIRTY, keys.CLAIMED, keys.draining(slot), keys.MARKS],
-            [orjson.dumps({
-                "now": now, "until": until, "flag_s": _FLAG_S, "worker": worker,
-                "count": count, "settled": settling.claims, "unmarked": settling.marks,
-            })],
-            read=lambda found: [Claim(game.decode(), until) for game in found],
-        )
-
-    def claim(self, slot: int, worker: str = _QUEUED, count: int = 1,
-              settling: Settling | None = None) -> list[Claim]:
-        """`queue_claim` in a round trip of its own."""
-        batch = Batch(self.redis)
-        claiming = self.queue_claim(batch, slot, worker, count, settling)
-        batch.run()
-        return claiming.value
-
-    def hand_over(self, slot: int, settling: Settling) -> None:
-        """Settle what a drain is done with and leave its slot's flag as a queued job's, for
-        the job about to be queued in its place."""
-        self.claim(slot, _QUEUED, 0, settling)
-
-    def queue_waiting(self, batch: Batch) -> Answer[int]:
-        """Queue counting the games marked dirty and claimed by no drain."""
-        return batch.add("ZCARD", keys.DIRTY)
-
-    def drain_may_stop(self, slot: int, worker: str = _QUEUED,
-                       settling: Settling | None = None) -> bool:
-        """Settle what the drain is done with and lower the slot's flag; False if a game was
-        marked dirty meanwhile and this drain took the flag back, so the caller must go on
-        draining instead of stopping."""
-        if settling:
-            self.claim(slot, worker, 0, settling)
-        flag = keys.draining(slot)
+    def ensure_groups(self) -> None:
+        """The consumer group on every partition's stream, reading it from its start: a drain
+        makes it before reading (and again should the streams be gone, a flushed Redis)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.delete(flag)
-        pipe.zcard(keys.DIRTY)
-        if not pipe.execute()[1]:
-            return True
-        return not self.redis.set(flag, worker, nx=True, ex=_FLAG_S)
+        for partition in range(keys.PARTITIONS):
+            pipe.xgroup_create(keys.WORK[partition], keys.JUDGES, id="0", mkstream=True)
+        for made in pipe.execute(raise_on_error=False):
+            if isinstance(made, Exception) and "BUSYGROUP" not in str(made):
+                raise made
+
+    def read(self, consumer: str, partitions: Sequence[int], wait_s: float) -> list[Item]:
+        """New items of these partitions for `consumer`, waiting up to `wait_s` for one."""
+        try:
+            return self._read(consumer, partitions, wait_s)
+        except redis.ResponseError as refused:
+            if "NOGROUP" not in str(refused):
+                raise
+            self.ensure_groups()  # the streams are gone (a flushed Redis): read from now on
+            return []
+
+    def _read(self, consumer: str, partitions: Sequence[int], wait_s: float) -> list[Item]:
+        streams = {keys.WORK[p]: ">" for p in partitions}
+        if not streams:
+            return []
+        if not self._cluster:
+            found = self.redis.xreadgroup(keys.JUDGES, consumer, streams, count=AT_ONCE,
+                                          block=max(int(wait_s * 1000), 1))
+            return _items(found)
+        deadline = time.monotonic() + wait_s
+        while True:
+            pipe = self.redis.pipeline(transaction=False)
+            for stream in streams:
+                pipe.xreadgroup(keys.JUDGES, consumer, {stream: ">"}, count=AT_ONCE)
+            items = _items([read for found in pipe.execute() for read in found or ()])
+            if items or time.monotonic() >= deadline:
+                return items
+            time.sleep(_CLUSTER_POLL_S)
+
+    def reclaim(self, consumer: str, partitions: Sequence[int]) -> list[Item]:
+        """Items of these partitions read by a drain and not acknowledged within the lease
+        (it died, or found the game locked), taken for `consumer`."""
+        if not partitions:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for partition in partitions:
+            pipe.xautoclaim(keys.WORK[partition], keys.JUDGES, consumer, LEASE_MS, "0-0",
+                            count=AT_ONCE)
+        found = pipe.execute(raise_on_error=False)
+        if any(isinstance(claimed, redis.ResponseError) for claimed in found):
+            self.ensure_groups()  # the streams are gone (a flushed Redis)
+        return _items([(keys.WORK[p].encode(), claimed[1])
+                       for p, claimed in zip(partitions, found, strict=True)
+                       if not isinstance(claimed, Exception)])
+
+    def queue_done(self, batch: Batch, items: Sequence[Item]) -> None:
+        """Acknowledge items judged and delete them, queued in a commit's batch."""
+        by_stream: dict[str, list[bytes]] = {}
+        for item in items:
+            by_stream.setdefault(keys.WORK[item.partition], []).append(item.id)
+        for stream, ids in by_stream.items():
+            batch.add("XACK", stream, keys.JUDGES, *ids)
+            batch.add("XDEL", stream, *ids)
+
+    def shares(self, slot: int) -> list[int]:
+        """The partitions the drain of `slot` reads: dealt out among the drains running, so
+        that while one runs it reads them all."""
+        running = [s for s, owner in enumerate(self.redis.mget(_flags()))
+                   if owner not in (None, _QUEUED.encode())]
+        if slot not in running:
+            running = sorted([*running, slot])
+        place = running.index(slot)
+        return [p for p in range(keys.PARTITIONS) if p % len(running) == place]
+
+    def take(self, slot: int, worker: str) -> bool:
+        """Take or renew the flag of a drain's slot for the `worker` running it; False when
+        another worker's drain holds the slot (this one is to end)."""
+        args = [orjson.dumps({"worker": worker, "flag_s": _FLAG_S})]
+        return bool(self._take(keys=[keys.draining(slot)], args=args))
+
+    def hand_over(self, slot: int) -> None:
+        """Leave a slot's flag as a queued job's, for the job about to be queued in its place."""
+        self.redis.set(keys.draining(slot), _QUEUED, ex=_FLAG_S)
+
+    def drain_ends(self, slot: int, worker: str) -> None:
+        """Lower the flag of a drain that stops, if it is still its own."""
+        self._free_slots(keys=[keys.draining(slot)], args=[orjson.dumps({"worker": worker})])
 
     def tend(self, worker: str) -> int | None:
         """A heartbeat of `worker`, which also heals what dead workers left: their slots are
-        freed and their lapsed claims taken back. The drain slot to queue a job for, if games
-        wait with no drain to judge them. While Redis is full it refuses all that (`FULL`,
-        raised), and the worker's alive key is only kept alive (`store.alive`)."""
+        freed. The drain slot to queue a job for, when fewer drains run than workers live.
+        While Redis is full it refuses all that (`FULL`, raised), and the worker's alive key is
+        only kept alive (`store.alive`)."""
         beat = {"now": time.time(), "worker": worker, "alive_s": ALIVE_S, "flag_s": _FLAG_S,
                 "forget_s": FORGET_S}
         batch = Batch(self.redis)
-        tending = batch.script(self._tend, [keys.WORKERS, keys.DIRTY, keys.CLAIMED, *_flags()],
-                               [orjson.dumps(beat)], read=slot_of)
+        tending = batch.script(self._tend, [keys.WORKERS, *_flags()], [orjson.dumps(beat)],
+                               read=slot_of)
         beating = batch.add(*alive.beat(keys.alive(worker)))
         batch.run()
         if alive.refused(beating.raw):
@@ -347,24 +237,51 @@ class Scheduler:
                              ALIVE_S)
 
 
+class Waiting(NamedTuple):
+    """The submissions waiting for a verdict."""
+
+    items: int
+    games: int  # among the first `_LOOKED_AT` items of each stream
+    oldest_at: float | None  # when the oldest was written (time.time())
+
+
+_LOOKED_AT = 1000
+
+
+def waiting(client: redis.Redis | RedisCluster) -> Waiting:
+    """The work items of every stream (read or not), in one round trip (a round trip a shard,
+    on a cluster)."""
+    pipe = client.pipeline(transaction=False)
+    for partition in range(keys.PARTITIONS):
+        pipe.xlen(keys.WORK[partition])
+        pipe.xrange(keys.WORK[partition], count=_LOOKED_AT)
+    found = pipe.execute()
+    games = {work_of(fields)[0] for read in found[1::2] for _, fields in read}
+    firsts = [int(read[0][0].split(b"-")[0]) for read in found[1::2] if read]
+    return Waiting(sum(found[::2]), len(games), min(firsts) / 1000 if firsts else None)
+
+
 def _flags() -> list[str]:
     return [keys.draining(slot) for slot in range(DRAINERS)]
 
 
 def slot_of(answer: int) -> int | None:
-    """The drain slot a mark opened, from the marking script's answer."""
+    """The drain slot a heartbeat opened, from its script's answer."""
     return None if answer < 0 else int(answer)
 
 
-def _marking(game_id: str | None, unless_claimed: bool, marked: Marked | None = None
-             ) -> tuple[list[str], list[bytes]]:
-    args: dict[str, Any] = {"now": time.time(), "flag_s": _FLAG_S,
-                            "unless_claimed": unless_claimed}
-    if game_id:
-        args["game"] = game_id
-    if marked is not None:
-        args.update(seq=marked.seq, mark=marked.mark)
-    carried = [orjson.dumps(args)] + ([] if marked is None else [marked.entry])
-    if marked is not None and marked.request:
-        carried.append(marked.request.encode())
-    return [keys.DIRTY, keys.CLAIMED, keys.BELL, keys.MARKS, *_flags()], carried
+def queue_item(pipe: Any, game_id: str, seq: int, entry: bytes) -> None:
+    """Queue writing a work item for submission `seq` of a game, in a pipeline, as the append
+    writes one (`store.log`): for a submission written before work items were."""
+    pipe.xadd(keys.WORK[keys.partition(game_id)], work_fields(game_id, seq, entry))
+
+
+def _items(found: Any) -> list[Item]:
+    """The items of an XREADGROUP's or XAUTOCLAIM's answer: [(stream, [(id, fields)])]."""
+    items = []
+    for stream, entries in found or ():
+        partition = int(stream[stream.index(b"{p") + 2:stream.index(b"}")])
+        for item_id, fields in entries:
+            if fields:  # none: deleted while pending
+                items.append(Item(partition, item_id, *work_of(fields)))
+    return items

@@ -82,6 +82,23 @@ ENTRY, NONCE, REQUEST = "e", "n", "r"
 _ENTRY, _REQUEST = ENTRY.encode(), REQUEST.encode()
 
 
+# A work item's stream fields (`store.scheduler`): its game and its submission's seq, then the
+# submission as appended (ENTRY) and its request's id (REQUEST), as the log's entry has them.
+WORK_GAME, WORK_SEQ = "g", "s"
+
+
+def work_fields(game_id: str, seq: int, entry: bytes) -> dict[str, Any]:
+    """A work item's fields, for a submission written before work items were."""
+    return {WORK_GAME: game_id, WORK_SEQ: seq, ENTRY: entry}
+
+
+def work_of(fields: Mapping[bytes, bytes]) -> tuple[str, int, bytes, str | None]:
+    """A work item's game, seq, entry and request id (if one was written), from its fields."""
+    request = fields.get(_REQUEST)
+    return (fields[WORK_GAME.encode()].decode(), int(fields[WORK_SEQ.encode()]), fields[_ENTRY],
+            None if request is None else request.decode())
+
+
 def request_of(fields: list[bytes]) -> str | None:
     """The request id beside an entry in its stream, from the flat list of its fields (as a
     script answers an XRANGE), if one was written."""

@@ -1,35 +1,29 @@
-"""The drain: one job's loop that judges the moves of every game marked dirty, top to bottom.
+"""The drain: one job's loop that judges the submissions of its share of the partitions.
 
 A turn of the loop finds work, reads what it must, judges, commits and settles:
-1. **Find work** (`find_work`). Right after a commit that found no game waiting, a claim would
-   find nothing: wait for the bell first. The bell names the game marked and carries the
-   submission it was marked for. When that submission follows the state this process left the
-   game in (`judging.hand`), it is the turn's whole work: no claim, no read, no lock.
-   Otherwise claim up to `AT_ONCE` games, and read the game the bell named in the same round
-   trip (it may have been claimed by another drain meanwhile: its lock still keeps two judges
-   apart). Nothing claimed: wait for the bell again, a second at a time (each claim renews the
-   slot's flag), until the linger is over.
-2. **Read** (`read`) the games claimed and not read yet, each under its lock, in one round
-   trip (none when the claim read them all).
+1. **Find work** (`find_work`): the new work items of the partitions this drain reads
+   (`store.scheduler`), waiting up to a second for one, and now and then those another drain
+   read and left unacknowledged past their lease (it died, or found the game locked). An item
+   whose submission follows the state this process left its game in (`judging.hand`) is
+   judged from that state: no read, no lock. The other games are read.
+2. **Read** (`read`) those games, each under its lock, in one round trip.
 3. **Judge** (`judge`) every game's pending submissions through the engine
-   (`workers.judging`), and queue the commit: each game's verdicts, its `game-finished`
-   entry when it ends and its projections (one atomic append), its lock's release, and how far
-   its log's submissions reach.
-4. **Commit**: one round trip, which also counts the games waiting.
+   (`workers.judging`), and queue the commit: each game's verdicts, with the work items they
+   judge (acknowledged by the same append, so an item is done exactly when its verdict is
+   written), its `game-finished` entry when it ends, its projections, its lock's release, and
+   how far its log's submissions reach.
+4. **Commit**: one round trip.
 5. **Settle** (`settle`): tell each verdict written (a log line naming its game, seq, outcome
    and the request that posted it, and its latency from the submission's time to the commit,
    `telemetry.metrics`: no round trip); keep the state each commit left; a game submitted to
-   while it was judged is judged again next turn, its claim still held; the claims on the others are
-   released, and the games judged as handed over unmarked, by the next claim (`Settling`), not
-   by a round trip of their own. A game that cannot be judged now must not stop the drain for
-   every other game: locked by another worker (judging it, or dead while judging it), its claim
-   is kept until that lock lapses; failing (a bug, logged), until the claim lapses; then the
-   game is judged again.
+   while it was judged, or whose verdicts the log moved under, is judged again next turn, its
+   items held until a commit acknowledges them. A game that cannot be judged now must not stop
+   the drain for every other game: locked by another worker, or failing (a bug, logged), its
+   items are left pending, and taken again after their lease.
 
-So a move is judged in one round trip from the wake when the bell hands it over (its commit),
-in two when the bell named its game (claim and read, then commit), and in three when claimed
-(claim, read, commit), whatever the number of games. When Redis goes away the drain ends: the
-worker waits for it to be back.
+So a move is judged in one round trip from the wake when its state is held here (its commit),
+and in two otherwise (read, then commit), whatever the number of games. When Redis goes away
+the drain ends: the worker waits for it to be back.
 """
 
 from __future__ import annotations
@@ -48,7 +42,7 @@ from store import Store
 from store.batch import Answer, Batch
 from store.locks import Judging, Locked
 from store.log import Appended, AppendResult
-from store.scheduler import AT_ONCE, WAIT_AT_ONCE_S, Claim, Ring, Settling
+from store.scheduler import LEASE_MS, WAIT_AT_ONCE_S, Item
 from telemetry import logs
 from telemetry.metrics import VERDICT_SECONDS, VERDICTS
 from workers.judging import STATES, Handed, Held, States, Verdicts, from_handed, from_read, hand
@@ -58,19 +52,19 @@ _log = logging.getLogger(__name__)
 # How long one drain job runs before it hands its slot over to a fresh one (`Drain._hand_over`):
 # well inside RQ's job timeout (`workers.queue.DRAIN_TIMEOUT_S`).
 RUN_FOR_S = 60.0
+# How often a drain takes the items other drains left past their lease.
+_RECLAIM_EVERY_S = LEASE_MS / 2000
 
 
 @dataclass(frozen=True)
 class Work:
     """What a turn judges."""
 
-    games: list[str] = field(default_factory=list)  # claimed, or to judge again: to read
-    # Read with the claim (the game the bell named): each game's lock taken and its read.
-    read: dict[str, Answer[Judging | None]] = field(default_factory=dict)
-    handed: Handed | None = None  # the submission the bell handed over
+    games: list[str] = field(default_factory=list)  # to read
+    handed: list[Handed] = field(default_factory=list)  # judged from a state held here
 
     def __bool__(self) -> bool:
-        return bool(self.games or self.read or self.handed)
+        return bool(self.games or self.handed)
 
 
 class _Commit(NamedTuple):
@@ -94,8 +88,7 @@ class Turn:
     """What a turn came to."""
 
     commits: list[_Commit] = field(default_factory=list)
-    # Games not judged: in how many seconds the lock another worker holds lapses, None when
-    # judging failed.
+    # Games not judged: their items are left pending, taken again after their lease.
     left: dict[str, float | None] = field(default_factory=dict)
     written: int = 0  # verdicts
     committed_at: float = 0.0  # when its commit was answered (time.time())
@@ -104,41 +97,53 @@ class Turn:
 class Drain:
     """One drain job's loop, and everything it holds between turns."""
 
-    def __init__(self, store: Store, slot: int = 0, worker: str = "", linger_s: float = 0.0,
-                 stopping: threading.Event | None = None, states: States = STATES,
-                 run_for_s: float = RUN_FOR_S):
+    def __init__(self, store: Store, slot: int = 0, worker: str = "",
+                 linger_s: float | None = None, stopping: threading.Event | None = None,
+                 states: States = STATES, run_for_s: float = RUN_FOR_S):
         self.store, self.slot, self.worker = store, slot, worker
+        self.consumer = f"slot-{slot}"
+        self.name = worker or self.consumer  # what its slot's flag says
         self.linger_s, self.run_for_s = linger_s, run_for_s
         self.stopping = stopping or threading.Event()
         self.states = states
-        self.claims: dict[str, Claim] = {}  # held, by game
-        self.settling = Settling()  # what the next claim settles
-        self.again: list[str] = []  # submitted to while judged: judged again next turn
-        self.quiet = False  # no game waited as the last commit ran
+        self.items: dict[str, list[Item]] = {}  # read and not acknowledged yet, by game
+        self.again: list[str] = []  # judged again next turn
+        self.partitions: list[int] = []
+        self._dealt_at = self._reclaimed_at = -float("inf")
         self.written = 0
 
     def run(self) -> int:
-        """Judge games until none is marked dirty, or hand the slot over to a fresh job once
-        this one has run `run_for_s`; the number of verdicts written."""
+        """Judge the work of this drain's partitions until the worker stops (or, with a
+        `linger_s`, until none came for that long), handing the slot over to a fresh job once
+        this one has run `run_for_s`; the number of verdicts written. A job for a slot another
+        worker's drain holds ends at once: one drain a slot."""
+        if not self._deal():
+            return 0
+        self.store.scheduler.ensure_groups()
         ends = time.monotonic() + self.run_for_s
-        while True:
-            while self.turn():
-                if time.monotonic() > ends and not self.again:
-                    return self._hand_over()
-            if self.store.scheduler.drain_may_stop(self.slot, self.worker, self._settled()):
+        idle_since = time.monotonic()
+        while not self.stopping.is_set():
+            if self.turn():
+                idle_since = time.monotonic()
+            elif self.linger_s is not None and time.monotonic() - idle_since > self.linger_s:
+                break
+            if time.monotonic() > ends and not self.again:
+                return self._hand_over()
+            if not self._deal():
                 return self.written
+        self.store.scheduler.drain_ends(self.slot, self.name)
+        return self.written
 
     def _hand_over(self) -> int:
-        """Settle every claim, leave the slot's flag as a queued job's and queue that job. A
-        steady stream of moves would keep one drain running for ever, and RQ kills a job at its
-        timeout wherever it is: its flag, claims and locks then lapse before anything is judged
-        again, seconds in which every move waits."""
-        self.store.scheduler.hand_over(self.slot, self._settled())
+        """Leave the slot's flag as a queued job's and queue that job. RQ kills a job at its
+        timeout wherever it is: its flag, items and locks would then lapse before anything is
+        judged again, seconds in which every move waits."""
+        self.store.scheduler.hand_over(self.slot)
         enqueue_drain(self.store.queues, self.slot)
         return self.written
 
     def turn(self) -> bool:
-        """One turn of the loop; False when no work came within the linger."""
+        """One turn of the loop; False when no work came within a wait."""
         work = self.find_work()
         if work:
             self.work_through(work)
@@ -149,94 +154,96 @@ class Drain:
         reads = self.read(work)
         commit = Batch(self.store.redis)
         turn = self.judge(work.handed, reads, commit)
-        waiting = self.store.scheduler.queue_waiting(commit)
         commit.run()
         turn.committed_at = time.time()
         self.settle(turn)
-        self.quiet = waiting.value == 0
         return turn
 
     def find_work(self) -> Work:
-        """The bell, then the move it hands over, or a claim (with the read of the game it
-        named); waiting for the bell again while nothing comes, until the linger is over.
-        Games to judge again are claimed already: then the drain does not linger."""
+        """The items of this drain's partitions (those left past their lease now and then),
+        each judged from a state held here when it follows it; the games of the others to
+        read. Games to judge again do not wait for new items."""
         again, self.again = self.again, []
-        linger_s = 0 if again or self.stopping.is_set() else self.linger_s
-        deadline = time.monotonic() + linger_s
-        ring = self._ring(linger_s) if self.quiet and linger_s else None
-        while True:
-            if ring is not None and (handed := hand(self.states, ring)) is not None:
-                return Work(again, handed=handed)
-            work = self._claim(again, ring)
-            left = deadline - time.monotonic()
-            if work or left <= 0 or self.stopping.is_set():
-                return work
-            ring = self._ring(left)
+        items = self._reclaimed()
+        wait_s = 0.0 if again or items else WAIT_AT_ONCE_S
+        items += self.store.scheduler.read(self.consumer, self.partitions, wait_s)
+        by_game: dict[str, list[Item]] = {}
+        for item in items:
+            by_game.setdefault(item.game, []).append(item)
+        games, handed = list(again), []
+        for game_id, found in by_game.items():
+            self.items.setdefault(game_id, []).extend(found)
+            lone = len(self.items[game_id]) == 1 and game_id not in again
+            if lone and (handing := hand(self.states, found[0])) is not None:
+                handed.append(handing)
+            else:
+                games.append(game_id)
+        return Work(games, handed)
 
     def read(self, work: Work) -> dict[str, Answer[Judging | None]]:
-        """Each game to judge but the one handed over, locked and read (one round trip for
-        those the claim did not read). A game may be listed twice (judged again, and marked
-        and claimed again meanwhile): it is read once."""
-        handed = None if work.handed is None else work.handed.game
-        unread = [g for g in dict.fromkeys(work.games) if g not in work.read and g != handed]
+        """Each game to read, locked and read, in one round trip (a game listed twice, once)."""
         batch = Batch(self.store.redis)
-        reads = {game_id: self._queue_read(batch, game_id) for game_id in unread}
+        reads = {game_id: self._queue_read(batch, game_id)
+                 for game_id in dict.fromkeys(work.games)}
         batch.run()
-        return {**reads, **work.read}
+        return reads
 
-    def judge(self, handed: Handed | None, reads: dict[str, Answer[Judging | None]],
+    def judge(self, handed: list[Handed], reads: dict[str, Answer[Judging | None]],
               commit: Batch) -> Turn:
-        """Judge the submission handed over and each game read, queuing their commit. When
-        Redis goes away this raises: no other game can be judged either."""
+        """Judge the items handed over and each game read, queuing their commit. When Redis
+        goes away this raises: no other game can be judged either."""
         turn = Turn()
-        if handed is not None:
-            self._judge_handed(handed, commit, turn)
+        for handing in handed:
+            self._judge_handed(handing, commit, turn)
         for game_id, reading in reads.items():
             self._judge_read(game_id, reading, commit, turn)
         return turn
 
     def settle(self, turn: Turn) -> None:
-        """Keep the state each commit left and settle each game's claim: kept for a game to
-        judge again, released for the others, left to lapse for those not judged; unmark the
-        games judged as handed over."""
+        """Keep the state each commit left; a game to judge again keeps its items for the
+        commit that will acknowledge them; the others' are done (acknowledged by their
+        commit), or left pending for their lease (a game not judged)."""
         for part in turn.commits:
             written = self._kept(part)
             turn.written += written
             if written:
                 _tell(part.game, part.verdicts, turn.committed_at or time.time())
-            # Verdicts on submissions read from the log, refused as the log moved and not
-            # chained again (`_kept`), are owed still, whatever moved it (a handed-over one's
-            # game stays marked, and is claimed).
-            owed = part.moved and not written and part.verdicts.handed is None
+            # Verdicts refused as the log moved and not chained again (`_kept`) are owed still,
+            # whatever moved it.
+            owed = part.moved and not written
             if part.submitted.value > part.last_seq or owed:
                 self.again.append(part.game)
             else:
-                self._release(part.game)
-            if part.verdicts is not None and part.verdicts.handed is not None and written:
-                self.settling.unmark(part.game, part.verdicts.handed)
-        for game_id, lock_lapses_in_s in turn.left.items():
-            self._leave(game_id, lock_lapses_in_s)
+                self.items.pop(part.game, None)
+        for game_id in turn.left:
+            self.items.pop(game_id, None)
         self.written += turn.written
 
-    def _ring(self, left_s: float) -> Ring | None:
-        return self.store.scheduler.ring(min(left_s, WAIT_AT_ONCE_S))
+    def _deal(self) -> bool:
+        """Renew the slot's flag and take this drain's share of the partitions, once a
+        second: the drains running share them out anew as they come and go. False when
+        another worker's drain holds the slot."""
+        if time.monotonic() - self._dealt_at < WAIT_AT_ONCE_S:
+            return True
+        if not self.store.scheduler.take(self.slot, self.name):
+            return False
+        self.partitions = self.store.scheduler.shares(self.slot)
+        self._dealt_at = time.monotonic()
+        return True
 
-    def _claim(self, again: list[str], ring: Ring | None) -> Work:
-        """Claim games (settling what this drain is done with), reading the game the bell
-        named, if it rang, in the same round trip."""
-        batch = Batch(self.store.redis)
-        claiming = self.store.scheduler.queue_claim(
-            batch, self.slot, self.worker, max(AT_ONCE - len(again), 0), self._settled())
-        read = {} if ring is None else {ring.game: self._queue_read(batch, ring.game)}
-        batch.run()
-        claims = claiming.value
-        self.claims.update((claim.game, claim) for claim in claims)
-        return Work(again + [claim.game for claim in claims], read)
+    def _reclaimed(self) -> list[Item]:
+        if time.monotonic() - self._reclaimed_at < _RECLAIM_EVERY_S:
+            return []
+        self._reclaimed_at = time.monotonic()
+        return self.store.scheduler.reclaim(self.consumer, self.partitions)
 
     def _queue_read(self, batch: Batch, game_id: str) -> Answer[Judging | None]:
         """The game locked and read, its stored state only if this process does not hold it."""
         return self.store.locks.queue_judging(batch, game_id, self.states.seq(game_id),
                                               self.worker)
+
+    def _done(self, game_id: str) -> tuple[bytes, ...]:
+        return tuple(item.id for item in self.items.get(game_id, ()))
 
     def _judge_handed(self, handed: Handed, commit: Batch, turn: Turn) -> None:
         try:
@@ -244,13 +251,12 @@ class Drain:
         except RedisError:
             raise
         except Exception:
-            # The game stays marked, and is claimed.
-            _log.exception("judging game %s failed; it is tried again once claimed",
+            _log.exception("judging game %s failed; it is tried again after the lease",
                            handed.game)
             turn.left[handed.game] = None
             return
         turn.commits.append(self._queue_commit(commit, handed.game, verdicts,
-                                               handed.marked.seq))
+                                               handed.entry["seq"]))
 
     def _judge_read(self, game_id: str, reading: Answer[Judging | None], commit: Batch,
                     turn: Turn) -> None:
@@ -258,21 +264,23 @@ class Drain:
         try:
             judging = reading.value
             verdicts = None if judging is None else from_read(
-                self.store, self.states, game_id, judging)
+                self.store, self.states, game_id, judging, self._done(game_id))
         except Locked as held:
             turn.left[game_id] = held.lapses_in_s
             return
         except RedisError:
             raise
         except Exception:
-            _log.exception("judging game %s failed; it is tried again once its claim lapses",
+            _log.exception("judging game %s failed; it is tried again after the lease",
                            game_id)
             turn.left[game_id] = None
             if judging is not None:
                 self.store.locks.queue_release(commit, game_id, judging.lock)
             return
-        if judging is None:  # no such game
-            self._release(game_id)
+        if verdicts is None:  # nothing pending (judged by another drain), or no such game
+            self.store.scheduler.queue_done(commit, self.items.get(game_id, ()))
+        if judging is None:
+            self.items.pop(game_id, None)
             return
         last_seq = judging.judged_seq if verdicts is None else verdicts.last[0]
         turn.commits.append(self._queue_commit(commit, game_id, verdicts, last_seq,
@@ -280,8 +288,9 @@ class Drain:
 
     def _queue_commit(self, commit: Batch, game_id: str, verdicts: Verdicts | None,
                       last_seq: int, lock: str | None = None) -> _Commit:
-        """A game's verdicts appended, then its lock released (not before: another worker
-        would read the game without them), then how far its submissions reach read."""
+        """A game's verdicts appended (acknowledging their items), then its lock released
+        (not before: another worker would read the game without them), then how far its
+        submissions reach read."""
         appending = (None if verdicts is None
                      else self.store.log.queue_append(commit, verdicts.chained))
         if lock is not None:
@@ -292,11 +301,11 @@ class Drain:
     def _kept(self, part: _Commit) -> int:
         """The verdicts a game's commit wrote, keeping the state it left. When a submission
         landed between the read and the commit the verdicts still hold (they judge the
-        submissions before it): chain them again. Not those on a submission the bell handed
-        over, which need not be in the log at all, nor turns played for a conceded seat, which
-        must follow the submissions before them, nor verdicts that end the game: nothing may
-        follow `game-finished`, and the submission that landed must be judged before it. The
-        game is judged again, with what landed."""
+        submissions before it): chain them again. Not those judged from a state held here,
+        whose submission need not be the log's last, nor turns played for a conceded seat,
+        which must follow the submissions before them, nor verdicts that end the game: nothing
+        may follow `game-finished`, and the submission that landed must be judged before it.
+        The game is judged again, with what landed."""
         verdicts = part.verdicts
         if verdicts is None or part.appending is None:
             return 0
@@ -322,25 +331,6 @@ class Drain:
             _log.warning("game %s ended; it could not be listed for compaction", game_id,
                          exc_info=True)
 
-    def _release(self, game_id: str) -> None:
-        """Release this drain's claim on a game it is done with, with its next claim."""
-        if (claim := self.claims.pop(game_id, None)) is not None:
-            self.settling.release(claim)
-
-    def _leave(self, game_id: str, lock_lapses_in_s: float | None) -> None:
-        """Leave this drain's claim on a game it could not judge to lapse, and another drain to
-        judge the game then. A game another worker holds locked is left only until that lock
-        lapses: a live holder judges what it finds before releasing the lock, and a dead one's
-        game is taken back as soon as its lock lapses, not a whole claim later."""
-        claim = self.claims.pop(game_id, None)
-        if claim is not None and lock_lapses_in_s is not None:
-            self.settling.lapse(claim, lock_lapses_in_s)
-
-    def _settled(self) -> Settling:
-        """What this drain is done with, handed to the claim that settles it."""
-        settling, self.settling = self.settling, Settling()
-        return settling
-
 
 def _tell(game_id: str, verdicts: Verdicts, committed_at: float) -> None:
     """Each posted move's verdict, written: its log line and its metrics."""
@@ -354,8 +344,8 @@ def _tell(game_id: str, verdicts: Verdicts, committed_at: float) -> None:
 
 
 def judge_pending(store: Store, game_id: str) -> int:
-    """Judge what is pending in one game, unclaimed; the number of verdicts written. Raises
-    `Locked` when another worker holds the game's lock."""
+    """Judge what is pending in one game, whatever its work items; the number of verdicts
+    written. Raises `Locked` when another worker holds the game's lock."""
     turn = Drain(store).work_through(Work([game_id]))
     if game_id in turn.left:
         raise Locked(turn.left[game_id] or 0.0)

@@ -25,24 +25,17 @@ def _store() -> Store:
     return Store.connect(redis_url(), cluster_url())
 
 
-# How long a drain waits for more work once it finds none. Players take seconds over a move:
-# a drain that stopped at once would leave nearly every move of a game played at a person's
-# pace to a new RQ job, slower to a verdict than a drain already running
-# (docs/benchmarks.md, "Judging moves"). A drain waiting costs one claim a second
-# (`store.scheduler.WAIT_AT_ONCE_S`).
-LINGER_S = 10.0
-# Set when the worker is asked to stop: a waiting drain gives up at once, so a stop takes a
-# second at most, not a whole linger.
+# Set when the worker is asked to stop: a drain ends within a second.
 STOPPING = threading.Event()
 # An audit's progress is written at most this often: one record every 200 entries cost the
 # audit of a finished Coloretto game seven round trips, more than its rebuild.
 PROGRESS_EVERY_S = 0.25
 
 
-def drain(slot: int = 0, linger_s: float = LINGER_S) -> int:
-    """Judge games until none is marked dirty (`workers.drain.Drain`); the number of verdicts
-    written. The job lingers for more work before it stops (`LINGER_S`): a stream of moves is
-    judged by one job instead of one job each, under load and at a person's pace alike."""
+def drain(slot: int = 0, linger_s: float | None = None) -> int:
+    """Judge the work of this slot's partitions while the worker runs
+    (`workers.drain.Drain`), or until none came for `linger_s`; the number of verdicts
+    written."""
     return Drain(_store(), slot, presence.me(), linger_s, STOPPING).run()
 
 

@@ -2,10 +2,10 @@
 
 The state comes from this process's memory when it left the game in it (`States`), else from
 the game's read (`store.locks.Judging`). `from_read` judges what a read found pending; `hand`
-says whether a submission the bell carries follows a state held here, and `from_handed` judges
-it: then the game is neither claimed nor read nor locked. Either way the verdicts are chained
-onto the head they follow, for the drain (`workers.drain`) to commit: the append refuses them
-if the log moved meanwhile.
+says whether a submission a work item carries follows a state held here, and `from_handed`
+judges it: then the game is neither read nor locked. Either way the verdicts are chained onto
+the head they follow, with the work items they judge (acknowledged by the same append), for
+the drain (`workers.drain`) to commit: the append refuses them if the log moved meanwhile.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from store import Store
 from store.locks import Judging
 from store.log import Chained, Writing, now
 from store.projections import Projection
-from store.scheduler import Marked, Ring
+from store.scheduler import Item
 
 
 class Held(NamedTuple):
@@ -83,7 +83,7 @@ class Verdicts:
     last: tuple[int, str]  # the last submission judged, and its hash
     state: Any  # the state after it
     rules: Game
-    handed: Marked | None = None  # the submission the bell handed over, judged unread
+    handed: Item | None = None  # the work item judged from a state held here, unread
     played: bool = False  # with turns played for conceded seats, which fix their own seqs
     posted: tuple[Posted, ...] = ()  # the posted moves judged, for their verdicts' log lines
 
@@ -99,33 +99,34 @@ class Posted(NamedTuple):
 
 
 class Handed(NamedTuple):
-    """A submission the bell handed over to a drain holding its game's state."""
+    """A work item judged by a drain holding its game's state, without reading the game."""
 
     game: str
     entry: dict[str, Any]
-    marked: Marked
+    item: Item
     held: Held  # the state it follows
 
 
-def hand(states: States, ring: Ring) -> Handed | None:
-    """The submission the bell carries, when it is chained right onto the commit that left a
-    game in a state held here (and the game is not over): judged from that state."""
-    held = states.get(ring.game)
-    if ring.submission is None or held is None or held.head is None:
+def hand(states: States, item: Item) -> Handed | None:
+    """The submission a work item carries, when it is chained right onto the commit that left
+    a game in a state held here (and the game is not over): judged from that state."""
+    held = states.get(item.game)
+    if held is None or held.head is None:
         return None
-    entry = orjson.loads(ring.submission)
+    entry = orjson.loads(item.entry)
     version, last_hash = held.head
     if (entry.get("type") != log.SUBMITTED or entry.get("seq") != version + 1
             or needs_line(entry.get("move"))
             or entry.get("hash") != log.chain_hash(last_hash, entry)
             or held.rules.is_over(held.state)):
         return None
-    return Handed(ring.game, entry,
-                  Marked(entry["seq"], entry["hash"], ring.submission, ring.request), held)
+    return Handed(item.game, entry, item, held)
 
 
-def from_read(store: Store, states: States, game_id: str, judging: Judging) -> Verdicts | None:
-    """The verdicts on the submissions a game's read found pending; None if none."""
+def from_read(store: Store, states: States, game_id: str, judging: Judging,
+              done: tuple[bytes, ...] = ()) -> Verdicts | None:
+    """The verdicts on the submissions a game's read found pending, acknowledging the work
+    items `done`; None if none."""
     judged_seq = judging.judged_seq
     submissions = [
         e for e in judging.entries if e["type"] == log.SUBMITTED and e["seq"] > judged_seq]
@@ -137,26 +138,27 @@ def from_read(store: Store, states: States, game_id: str, judging: Judging) -> V
     last_hash = next((e["hash"] for e in judging.entries[:1] if e["seq"] == judged_seq), None)
     state = _resume(store, states, rules, game_id, judging, (judged_seq, last_hash))
     return _verdicts(store, game_id, rules, state, submissions, judging.finished,
-                     (int(meta["version"]), meta["hash"]), judging.requests)
+                     (int(meta["version"]), meta["hash"]), judging.requests, done)
 
 
 def from_handed(store: Store, handed: Handed) -> Verdicts:
-    """The verdict on a submission the bell handed over, chained onto that very submission, so
-    that the append writes it only if the log's head is that submission (a bell rung for an
-    append that was refused, or for a game another drain judged meanwhile, writes nothing)."""
-    held, entry = handed.held, handed.entry
-    request = handed.marked.request
+    """The verdict on a submission judged from a state held here, chained onto that very
+    submission, so that the append writes it only if the log's head is that submission (a
+    game another drain judged meanwhile, or moved on since, writes nothing)."""
+    held, entry, item = handed.held, handed.entry, handed.item
     verdicts = _verdicts(store, handed.game, held.rules, held.state, [entry], False,
                          (entry["seq"], entry["hash"]),
-                         {} if request is None else {entry["seq"]: request})
-    return replace(verdicts, handed=handed.marked)
+                         {} if item.request is None else {entry["seq"]: item.request},
+                         (item.id,))
+    return replace(verdicts, handed=item)
 
 
 def _verdicts(store: Store, game_id: str, rules: Game, state: Any, submissions: list[dict],
-              finished: bool, head: tuple[int, str], requests: dict[int, str]) -> Verdicts:
+              finished: bool, head: tuple[int, str], requests: dict[int, str],
+              done: tuple[bytes, ...]) -> Verdicts:
     """The verdicts on `submissions` from `state`, then the turns the service plays for
     conceded seats, chained onto `head`; `requests` the ids of the requests that posted them,
-    by seq."""
+    by seq; `done` the work items they judge."""
     try:
         bodies, state = _judged(rules, state, submissions)
     except NeedsPast:
@@ -176,6 +178,7 @@ def _verdicts(store: Store, game_id: str, rules: Game, state: Any, submissions: 
         tuple(bodies),
         verdicts=tuple(pairs),
         projection=Projection.of(rules, state, judged),
+        done=done,
     )
     chained = writing.chained(*head)
     if last_index is None:

@@ -1,9 +1,8 @@
 """A worker process's presence: its name, and a heartbeat that keeps the pipeline healing.
 
 A judging worker beats every second through `Scheduler.tend`, which also frees the drain slots
-of dead workers, takes back lapsed claims and opens a slot for games left waiting: so a worker
-idle for good still takes up what another left, with no new move to start a drain; and it
-marks games whose submissions lost their mark (`store.unmarked`). While Redis is full and
+of dead workers and queues a drain while fewer run than workers live: so every live worker
+runs one, which takes up what a dead one left (`workers.drain`). While Redis is full and
 refuses the beat, the worker's alive key is kept alive instead (`store.alive`), so /healthz
 still counts it. An auditing worker beats to be counted by /healthz, and queues the compaction
 of games that ended a while ago. The beat runs in a thread of its own, so a long job does not
@@ -22,7 +21,7 @@ from collections.abc import Callable
 from redis.exceptions import RedisError
 
 from store import Store
-from workers.queue import enqueue_compaction, enqueue_drain, judge_soon
+from workers.queue import enqueue_compaction, enqueue_drain
 
 BEAT_S = 1.0
 COMPACT_AFTER_S = 60.0
@@ -40,13 +39,9 @@ def me() -> str:
 
 
 def tend(store: Store) -> None:
-    """A judging worker's beat: queue a drain for games that wait with none to judge them, and
-    mark the games of the next slice whose submissions nothing would judge (their mark was
-    lost: `store.unmarked`)."""
+    """A judging worker's beat: queue a drain while fewer run than workers live."""
     if (slot := store.scheduler.tend(me())) is not None:
         enqueue_drain(store.queues, slot)
-    for game_id in store.unmarked_sweep.look():
-        judge_soon(store, game_id, unless_claimed=True)
 
 
 def attend(store: Store) -> None:

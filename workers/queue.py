@@ -49,9 +49,3 @@ def enqueue_compaction(connection: redis.Redis, game_id: str) -> None:
     which get the CPU only when nothing else wants it."""
     audit_queue(connection).enqueue("workers.jobs.compact", game_id, result_ttl=0,
                                      failure_ttl=3600)
-
-
-def judge_soon(store: Store, game_id: str = "", unless_claimed: bool = False) -> None:
-    """Mark a game dirty (`Scheduler.mark_dirty`) and queue a drain if a slot opens for one."""
-    if (slot := store.scheduler.mark_dirty(game_id, unless_claimed)) is not None:
-        enqueue_drain(store.queues, slot)

@@ -234,7 +234,7 @@ def test_an_event_runs_on_the_cluster(http):
 
 
 def test_a_master_killed_under_load_loses_no_acknowledged_move(http, cluster, capsys):
-    victim = cluster.master_of("tl:{sched}:dirty")
+    victim = cluster.master_of(keys.WORKERS)  # the scheduler's shard
     games = games_on_every_master(http, cluster, "failover", at_least=2)
     on_victim = [g for g in games if cluster.master_of(log_key(g)) == victim]
     with Players(http, games) as players:

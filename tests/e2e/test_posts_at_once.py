@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import redis
 
 from service.limits import out_of_reach
-from store import keys
+from store import scheduler
 from tests.api import create
 from tests.e2e.served import serve
 
@@ -67,6 +67,6 @@ def test_moves_posted_at_once_are_every_one_judged_and_no_game_stays_marked(redi
             audit = http.post(game.url("/audit?wait=8"), json={"claimed": {}}, headers=game.table)
             assert audit.json["ok"] is True, audit.json.get("mismatches")
 
-        while store.zcard(keys.DIRTY) and time.monotonic() < deadline:
+        while scheduler.waiting(store).items and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert store.zcard(keys.DIRTY) == 0 and store.hlen(keys.MARKS) == 0
+        assert scheduler.waiting(store).items == 0  # every work item done

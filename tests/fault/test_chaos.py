@@ -5,8 +5,9 @@ workers`) run on a Redis of the test's own that persists every write (`--appendo
 --appendfsync always`). Players (`tests.fault.players`) play legal moves of all five titles
 and never help judging along: they wait on their post or read `GET /moves/{seq}`. Each test
 strikes once under that load:
-- a worker SIGKILLed mid-drain, caught holding a game's lock or a drain slot (stopped, looked
-  at, killed), and started again;
+- a worker SIGKILLed mid-drain, caught judging (holding a game's lock, or work items it read
+  and has not acknowledged) or holding a drain slot (stopped, looked at, killed), and started
+  again;
 - every worker SIGKILLed and one started at once;
 - Redis SIGKILLed and started again on the same port and folder, the workers left to find it
   (under load, and idle).
@@ -71,16 +72,17 @@ class Service:
         self.workers.remove(worker)
 
     def kill_one_holding(self, held: str, ledger: Ledger, tries: int = 500) -> list[str]:
-        """SIGKILL a worker caught holding `held` ("lock": a game's; "slot": a drain's), caught
-        by stopping it, looking, and killing it if it holds one, letting it go on otherwise.
-        What it held: the games locked, or the slot."""
+        """SIGKILL a worker caught holding `held` ("work": a game's lock, or work items read and
+        not acknowledged; "slot": a drain's), caught by stopping it, looking, and killing it if
+        it holds one, letting it go on otherwise. What it held: the games locked or the streams
+        of its items, or the slot."""
         rnd = random.Random(held)
         for attempt in range(tries):
             worker = self.workers[attempt % len(self.workers)]
             os.kill(worker.pid, signal.SIGSTOP)
             # A worker's name, in its locks' tokens and its slots' flags, starts with its pid.
             owner = f"{worker.pid}-".encode()
-            found = self._locks(ledger) if held == "lock" else self._slots()
+            found = self._judging(ledger) if held == "work" else self._slots()
             caught = [name for name, holder in found.items() if holder.startswith(owner)]
             if caught:
                 self.kill(worker)
@@ -89,11 +91,22 @@ class Service:
             time.sleep(rnd.uniform(0, 0.03))
         pytest.fail(f"no worker was caught holding a {held} in {tries} looks")
 
-    def _locks(self, ledger: Ledger) -> dict[str, bytes]:
+    def _judging(self, ledger: Ledger) -> dict[str, bytes]:
+        """What each worker holds as it judges: the games it locked (by its lock's token), and
+        the streams of the items its drain read and has not acknowledged (by the worker its
+        slot's flag names: a slot's drain is the group's consumer `slot-<n>`)."""
         with ledger.lock:
             games = [g.id for g in ledger.games]
         tokens = self.store.redis.mget([keys.game(g).lock for g in games])
-        return {g: token for g, token in zip(games, tokens, strict=True) if token}
+        held = {g: token for g, token in zip(games, tokens, strict=True) if token}
+        slots = self._slots()
+        for partition in range(keys.PARTITIONS):
+            stream = keys.WORK[partition]
+            for consumer in self.store.redis.xpending(stream, keys.JUDGES)["consumers"]:
+                worker = slots.get(keys.draining(int(consumer["name"].split(b"-")[1])))
+                if worker is not None and consumer["pending"]:
+                    held[stream] = worker
+        return held
 
     def _slots(self) -> dict[str, bytes]:
         flags = [keys.draining(slot) for slot in range(DRAINERS)]
@@ -137,7 +150,7 @@ def service(tmp_path_factory) -> Iterator[Service]:
         running.stop()
 
 
-@pytest.mark.parametrize("held", ["lock", "slot"])
+@pytest.mark.parametrize("held", ["work", "slot"])
 def test_a_worker_killed_mid_drain_strands_no_move(service, held):
     def kill_one(ledger: Ledger) -> float:
         service.kill_one_holding(held, ledger)

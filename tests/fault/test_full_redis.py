@@ -5,7 +5,8 @@ The Procfile's web (gunicorn) and auditor, and two judging workers (`python -m w
 on a Redis of the test's own (`noeviction`). The test fills it up to a `maxmemory` just above
 what it holds, then posts moves one at a time while freeing a few hundred bytes before each
 (deleting a filler key: Redis allows deletes when full), so that appends land at the edge of
-memory and the marks after them are refused, as under a real full Redis. The workers are
+memory, as under a real full Redis: each move's work item (what gets it judged) must be
+written with it, or neither. The workers are
 stopped meanwhile (SIGSTOP), or they would take that headroom for verdicts as fast as it is
 freed. After each answer the test counts the game's submissions in the log: a move found there
 must have been answered 201, 202, 422 or 503 `outcome-unknown` (with its seq), never 503
@@ -29,7 +30,6 @@ import redis
 from engine import log
 from store import keys
 from store.scheduler import ALIVE_S
-from store.unmarked import unmarked
 from tests.api import create
 from tests.conftest import _free_port, start_redis, start_workers, stop
 from tests.e2e.served import serve
@@ -70,6 +70,12 @@ def submissions(raw: redis.Redis, game_id: str) -> list[int]:
     return [e["seq"] for e in entries if e["type"] == log.SUBMITTED]
 
 
+def queued(raw: redis.Redis, game_id: str) -> list[int]:
+    """The seqs of the game's submissions whose work item waits in its partition's stream."""
+    found = raw.xrange(keys.WORK[keys.partition(game_id)])
+    return [int(fields[b"s"]) for _, fields in found if fields[b"g"] == game_id.encode()]
+
+
 def fill(raw: redis.Redis, start: int = 0) -> int:
     """Fill Redis up to its `maxmemory`; the filler keys there are."""
     for written in range(start, start + 4 * _HEADROOM // _FILLER):  # bounded: 4x what fits
@@ -83,12 +89,12 @@ def fill(raw: redis.Redis, start: int = 0) -> int:
 def test_a_full_redis_answers_truly_and_judges_every_written_move_once_freed(service):
     http, raw, workers = service
     games = [create(http) for _ in range(GAMES)]
-    for game in games:  # known to the web: the moves go straight to their append and mark
+    for game in games:  # known to the web: the moves go straight to their append
         assert game.move(0, {"type": "draw"}).status_code == 201
     raw.config_set("maxmemory", raw.info("memory")["used_memory"] + _HEADROOM)
     fillers = fill(raw)
     answers: Counter[str] = Counter()
-    lies, landed, markless = [], 0, 0
+    lies, landed, itemless = [], 0, []
     signalled(workers, signal.SIGSTOP)
     try:
         for n in range(MOVES):
@@ -103,7 +109,8 @@ def test_a_full_redis_answers_truly_and_judges_every_written_move_once_freed(ser
             told = f"{answer.status_code} {answer.json.get('code') or answer.json.get('status')}"
             answers[f"{told} ({'in the log' if there else 'not in the log'})"] += 1
             landed += there
-            markless += there and unmarked(raw, [game.id]) == [game.id]  # its mark was refused
+            if there and after[-1] not in queued(raw, game.id):  # written without its item
+                itemless.append((n, after[-1]))
             taken = answer.status_code in (201, 202, 422)
             if told == "503 outcome-unknown":
                 if there and answer.json["seq"] != after[-1]:
@@ -141,15 +148,15 @@ def test_a_full_redis_answers_truly_and_judges_every_written_move_once_freed(ser
             break
         time.sleep(0.05)
     took = time.monotonic() - freed
-    print(f"\n{MOVES} moves posted to a full Redis, {landed} written ({markless} of them with their"
-          f" mark refused): {dict(answers)}; reads while full {dict(reads)}; /healthz while"
+    print(f"\n{MOVES} moves posted to a full Redis, {landed} written (each with its work item):"
+          f" {dict(answers)}; reads while full {dict(reads)}; /healthz while"
           f" full: {health['status']}, redis {health['redis']}, memory"
           f" {health['memory']['used_of_max']} of max, workers {health['workers']}, pending"
           f" {health['pending']}; {pending} submissions pending when memory was freed, all"
           f" judged {took:.2f} s after")
     assert not lies, lies
     assert 0 < landed < MOVES  # the edge of memory was reached: some got in, some not
-    assert markless  # the case under test happened
+    assert not itemless, itemless
     assert set(reads) == {200}
     assert (health["status"], health["redis"], health["workers"]) == ("degraded", "full", 2)
     assert health["memory"]["used_of_max"] >= 0.99

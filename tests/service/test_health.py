@@ -93,13 +93,13 @@ def test_an_unreachable_redis_is_a_503_that_names_no_address():
     assert str(port) not in answer.text and "127.0.0.1" not in answer.text
 
 
-def test_a_pending_move_whose_mark_was_lost_is_judged_with_no_reader_asking(quiet):
+def test_a_move_appended_by_anything_is_judged_with_no_reader_asking(quiet):
     client = create_app({"TESTING": True, "REDIS_URL": quiet}).test_client()
     game = create(client)
     store = Store(redis.Redis.from_url(quiet))
     worker = start_workers(quiet, 1)
     try:
-        # Appended, but the web stopped before marking the game: only the sweep finds it.
+        # Appended straight into the store, no web: its work item came with the append.
         submission = {"type": "move-submitted", "seat": 0, "move": {"type": "draw"}}
         seq = append(store, game.id, [submission], submission=True).seq
         appended = time.monotonic()
@@ -109,5 +109,4 @@ def test_a_pending_move_whose_mark_was_lost_is_judged_with_no_reader_asking(quie
     finally:
         stop(worker)
     assert store.log.verdict(game.id, seq)["type"] == "move-accepted"
-    print(f"\na move whose mark was lost was judged {took:.2f} s after its append")
-    assert took < 3  # a heartbeat a second
+    print(f"\na move appended straight into the store was judged {took:.2f} s after")

@@ -10,7 +10,6 @@ import redis
 
 from engine import log
 from service import create_app, limits
-from service.remembered_games import TRUSTED_AFTER
 from store import keys
 from store.games import token_digest
 from tests.api import create
@@ -62,28 +61,7 @@ def test_a_move_onto_a_log_another_process_moved_is_chained_onto_its_head(fresh_
     entries = _entries(here, game)
     assert [e["seq"] for e in entries] == list(range(1, 8))
     assert log.broken_links(entries) == []
-    # Its players reach other processes too: from now on its append goes alone, its mark after.
-    known = here.application.extensions["remembered_games"]
-    assert not known.recall(game.id, game.table["Authorization"], limits.UNLIMITED).head_known
     assert _by_table(game, 1, {"type": "place", "row": 1}).status_code == 201
-    assert log.broken_links(_entries(here, game)) == []
-
-
-def test_a_contested_game_is_trusted_again_once_its_heads_are_found_right(fresh_app):
-    here, there = fresh_app(), fresh_app()
-    game = create(here)
-    assert _by_table(game, 0, {"type": "draw"}).status_code == 201
-    assert _by_table(replace(game, http=there), 0, {"type": "place", "row": 0}).status_code == 201
-    known = here.application.extensions["remembered_games"]
-
-    def trusted() -> bool:
-        return known.recall(game.id, game.table["Authorization"], limits.UNLIMITED).head_known
-
-    moves = [{"type": "draw"}, {"type": "place", "row": 1}] * 3
-    for played, (seat, move) in enumerate(zip([1, 1, 2, 2, 0, 0], moves, strict=True)):
-        assert trusted() == (played == 0 or played >= TRUSTED_AFTER + 1)
-        assert _by_table(game, seat, move).status_code == 201
-    assert trusted()
     assert log.broken_links(_entries(here, game)) == []
 
 

@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,8 @@ from service import create_app
 from store import keys, layout
 from tests.api import bearer
 from tests.conftest import ROOT, redis_of_its_own, start_workers, stop
+from tests.store.conftest import new_game, submit
+from workers.drain import judge_pending
 
 WRITTEN = Path(__file__).resolve().parent / "unpartitioned"
 
@@ -130,3 +133,25 @@ def _posts_still_land(app, written) -> None:
                       headers=bearer(game["seat_tokens"][str(move["seat"])]))
     assert answer.status_code == 201, answer.json
     assert answer.json["status"] == "accepted"
+
+
+def test_a_move_pending_in_the_older_layout_is_given_its_work_item(store):
+    game_id = new_game(store, "g")
+    submit(store, game_id)
+    submit(store, game_id)
+    # As the older layout held it: the game's keys under its own tag, and no work streams.
+    for spelled, older in zip(_named(keys.game(game_id)), _named(keys.unpartitioned(game_id)),
+                              strict=True):
+        if store.redis.exists(spelled):
+            store.redis.rename(spelled, older)
+    store.redis.delete(keys.WORK[keys.partition(game_id)], keys.LAYOUT)
+    assert layout.stale(store.redis) == keys.UNPARTITIONED
+    assert layout.move(store.redis).done
+    store.scheduler.ensure_groups()
+    [item] = store.scheduler.read("slot-0", range(keys.PARTITIONS), 0.01)
+    assert (item.game, item.seq) == (game_id, 2)  # its first pending move: the drain judges both
+    assert judge_pending(store, game_id) == 2
+
+
+def _named(spelled: keys.GameKeys) -> list[str]:
+    return [getattr(spelled, f.name) for f in fields(keys.GameKeys)][1:]

@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from engine import log
-from store import Store, keys
+from store import Store, keys, scheduler
 from store import log as store_log
 from store.batch import NothingSent
 from store.counts import Count
@@ -197,16 +197,15 @@ def test_an_append_onto_a_head_of_the_right_version_but_another_hash_is_chained_
     assert log.broken_links(store.log.entries(game_id)) == []
 
 
-def test_an_append_on_a_head_not_known_goes_alone_and_its_mark_and_wait_follow(store):
+def test_an_append_on_a_stale_head_is_chained_again_with_its_wait_and_work_item(store):
     game_id = new_game(store)
     with once_blocked(store, "xread", lambda: judge_pending(store, game_id)):
-        submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000,
-                                 head_known=False)
+        submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
-    assert submitted.looked[1]["of"] == 2 and not submitted.rechained
+    assert submitted.looked[1]["of"] == 2
     stale = (2, store.log.entries(game_id)[1]["hash"])  # the verdict came after it
-    submitted = store.submit(_submission(game_id), stale, look_ms=20, head_known=False)
+    submitted = store.submit(_submission(game_id), stale, look_ms=20)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 4)
-    assert submitted.rechained and submitted.looked == (4, None)
-    assert store.redis.zscore(keys.DIRTY, game_id) is not None  # marked, for a drain
+    assert submitted.looked == (4, None)  # its wait went with the append that wrote
+    assert scheduler.waiting(store.redis).items == 2  # one item an append that wrote
     assert log.broken_links(store.log.entries(game_id)) == []

@@ -15,7 +15,6 @@ from store import Store, keys
 from store.batch import Batch
 from store.locks import Locked
 from store.log import Writing
-from store.scheduler import Marked
 from store.stored import Status
 from tests.store.conftest import append, release_lock, take_lock, wait_past
 from workers import jobs
@@ -29,8 +28,10 @@ def has_pending(store, game_id):
     return submitted > judged_seq
 
 @pytest.fixture
-def store(redis_url):
-    return Store(redis.Redis.from_url(redis_url))
+def store(quiet):
+    """Every append of a submission writes its work item: in the suite's database its workers
+    would judge it before the test."""
+    return quiet
 
 
 def new_game(store, seed="w"):
@@ -57,7 +58,7 @@ def test_a_submission_landing_as_the_game_ends_is_judged_before_game_finished(st
     reads = drain.read(Work([game_id]))
     late = submit(store, game_id, 0, {"type": "draw"})
     commit = Batch(store.redis)
-    turn = drain.judge(None, reads, commit)
+    turn = drain.judge([], reads, commit)
     commit.run()
     drain.settle(turn)
     assert turn.written == 0 and drain.again == [game_id]
@@ -118,14 +119,12 @@ def test_projections_follow_the_verdicts(store):
     assert replayed.game.drawn is not None
 
 
-def test_drain_job_judges_every_dirty_game(store, redis_url, monkeypatch):
-    monkeypatch.setenv("REDIS_URL", redis_url)
+def test_drain_job_judges_every_game_with_work(store, redis_url, monkeypatch):
+    monkeypatch.setenv("REDIS_URL", redis_url.rsplit("/", 1)[0] + "/8")
     games = [new_game(store, seed=str(i)) for i in range(3)]
     for game_id in games:
         submit(store, game_id, 0, {"type": "draw"})
-        store.scheduler.mark_dirty(game_id)
-    jobs.drain(linger_s=0)
-    # Worker processes of other tests may share the drain; either way nothing stays pending.
+    assert jobs.drain(linger_s=0) == 3
     for game_id in games:
         wait_past(store, game_id, 2, 5000)
         assert not has_pending(store, game_id)
@@ -170,22 +169,29 @@ def test_a_game_listed_twice_is_judged_once_and_left_unlocked(store):
 
 @pytest.fixture
 def quiet(redis_url):
-    """A store in a database no worker process listens on: only the test takes its bell."""
+    """A store in a database no worker process listens on: only the test reads its work."""
     client = redis.Redis.from_url(redis_url.rsplit("/", 1)[0] + "/8")
     client.flushdb()
-    return Store(client)
+    store = Store(client)
+    store.scheduler.ensure_groups()
+    return store
 
 
 def posted(store, game_id, move):
-    """Post a move as the web does: appended, its game marked and the bell rung with it."""
+    """Post a move as the web does: appended with its work item."""
     head = store.log.head(game_id)
     writing = Writing(game_id, (log.submission(0, move),), submission=True)
     return store.submit(writing, head).appended
 
 
-def rung(store):
-    """What the bell carries, taken as a drain waiting for work takes it."""
-    return store.scheduler.ring(1)
+def items(store, drain=None):
+    """The new work items, read as a drain reads them (held by `drain`, as its turn holds
+    them)."""
+    found = store.scheduler.read("slot-0", range(keys.PARTITIONS), 0.01)
+    if drain is not None:
+        for item in found:
+            drain.items.setdefault(item.game, []).append(item)
+    return found
 
 
 def reads(store):
@@ -193,52 +199,61 @@ def reads(store):
     return store.redis.info("commandstats").get("cmdstat_xrange", {}).get("calls", 0)
 
 
-def test_the_submission_the_bell_hands_over_is_judged_without_reading_the_game(quiet):
+def test_a_submission_following_the_state_held_here_is_judged_without_reading_the_game(quiet):
     game_id = new_game(quiet, seed="handed")
     submit(quiet, game_id, 0, {"type": "draw"})
     assert judge_pending(quiet, game_id) == 1  # this process now holds the game's state
+    items(quiet)  # (the first move's item, done with)
     appended = posted(quiet, game_id, {"type": "place", "row": 0})
-    handed = hand(STATES, rung(quiet))
+    drain = Drain(quiet, worker="w")
+    [item] = items(quiet, drain)
+    handed = hand(STATES, item)
     assert handed is not None
     before = reads(quiet)
-    drain = Drain(quiet, worker="w")
-    assert drain.work_through(Work(handed=handed)).written == 1 and reads(quiet) == before
+    assert drain.work_through(Work(handed=[handed])).written == 1 and reads(quiet) == before
     assert quiet.log.verdict(game_id, appended.seq)["type"] == "move-accepted"
-    assert drain.settling.marks == [[game_id, f"{appended.seq}:{handed.marked.hash}"]]
-    assert drain.again == []
+    assert drain.again == [] and drain.items == {}
+    stream = keys.WORK[item.partition]
+    assert quiet.redis.xpending(stream, keys.JUDGES)["pending"] == 1  # the first move's only
+    assert [i for i, _ in quiet.redis.xrange(stream)] != [item.id]  # acknowledged, deleted
 
 
-def test_a_handed_over_submission_that_is_not_in_the_log_commits_nothing(quiet):
-    """The bell rings for a submission whose append was refused (another move came first):
-    its verdict must not be written, and its game stays marked for a drain to claim."""
+def test_a_handed_over_submission_the_log_moved_past_commits_nothing_and_is_read_again(quiet):
+    """Another submission landed after it: its verdict, chained onto it, is refused; the game
+    is read and judged next turn, and both items are done then."""
     game_id = new_game(quiet, seed="refused")
     submit(quiet, game_id, 0, {"type": "draw"})
     assert judge_pending(quiet, game_id) == 1
-    head = quiet.log.head(game_id)
-    refused = Writing(game_id, (log.submission(0, {"type": "place", "row": 0}),),
-                      submission=True).chained(*head)
-    marked = Marked(refused.version + 1, refused.hash, refused.first)
-    quiet.scheduler.queue_mark(batch := Batch(quiet.redis), game_id, marked)
-    batch.run()
-    submit(quiet, game_id, 0, {"type": "place", "row": 1})  # came first
-    handed = hand(STATES, rung(quiet))
-    assert handed is not None  # chained onto this process's head, as far as it knows
-    before = quiet.log.entries(game_id)
+    items(quiet)
+    posted(quiet, game_id, {"type": "place", "row": 0})
     drain = Drain(quiet, worker="w")
-    assert drain.work_through(Work(handed=handed)).written == 0 and not drain.settling
+    [first] = items(quiet, drain)
+    handed = hand(STATES, first)
+    assert handed is not None  # chained onto this process's head, as far as it knows
+    posted(quiet, game_id, {"type": "draw"})  # landed meanwhile
+    before = quiet.log.entries(game_id)
+    assert drain.work_through(Work(handed=[handed])).written == 0
     assert quiet.log.entries(game_id) == before
-    assert has_pending(quiet, game_id)
-    assert game_id.encode() in quiet.redis.zrange(keys.DIRTY, 0, -1)
-    assert judge_pending(quiet, game_id) == 1  # read and judged as any other
-    assert kinds(quiet, game_id)[-1] == "move-accepted"
+    assert drain.again == [game_id] and drain.items[game_id] == [first]
+    drain._deal()
+    assert drain.turn()  # the game read, with the second move's item
+    assert kinds(quiet, game_id)[-4:-2] == ["move-submitted", "move-submitted"]
+    assert all(quiet.log.verdict(game_id, seq) for seq in (first.seq, first.seq + 1))
+    assert drain.again == [] and drain.items == {}
+    assert store_waiting(quiet) == 1  # the first move's, judged by `judge_pending` alone
 
 
-def test_a_ring_is_not_taken_without_the_state_its_submission_follows(quiet):
+def store_waiting(store):
+    return sum(store.redis.xlen(keys.WORK[p]) for p in range(keys.PARTITIONS))
+
+
+def test_an_item_is_not_handed_over_without_the_state_its_submission_follows(quiet):
     game_id = new_game(quiet, seed="unheld")
     posted(quiet, game_id, {"type": "draw"})
-    assert hand(STATES, rung(quiet)) is None  # never judged here
+    [item] = items(quiet)
+    assert hand(STATES, item) is None  # never judged here
     assert judge_pending(quiet, game_id) == 1
-    submit(quiet, game_id, 0, {"type": "place", "row": 0})  # pending, never rung
+    submit(quiet, game_id, 0, {"type": "place", "row": 0})  # judged without its item
     posted(quiet, game_id, {"type": "draw"})
-    assert hand(STATES, rung(quiet)) is None  # it follows another submission
+    assert hand(STATES, items(quiet)[-1]) is None  # it follows another submission
     assert judge_pending(quiet, game_id) == 2
