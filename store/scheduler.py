@@ -49,8 +49,9 @@ _FLAG_S = 5
 # A drain waiting for work reads again this often (renewing its slot's flag, `_FLAG_S`).
 WAIT_AT_ONCE_S = 1.0
 # On a Redis Cluster a read cannot wait on streams of several shards: a drain finding nothing
-# asks again after this long.
-_CLUSTER_POLL_S = 0.01
+# asks again after 10 ms, then twice as long each time up to 100 ms (an idle drain asks each
+# of its partitions ten times a second, not a hundred).
+_CLUSTER_POLL_S = (0.01, 0.1)
 # The flag of a drain job queued but not yet started: it has no worker yet.
 _QUEUED = "queued"
 # A worker whose heartbeat lapsed this long ago is forgotten altogether.
@@ -151,7 +152,7 @@ class Scheduler:
             found = self.redis.xreadgroup(keys.JUDGES, consumer, streams, count=AT_ONCE,
                                           block=max(int(wait_s * 1000), 1))
             return _items(found)
-        deadline = time.monotonic() + wait_s
+        deadline, pause = time.monotonic() + wait_s, _CLUSTER_POLL_S[0]
         while True:
             pipe = self.redis.pipeline(transaction=False)
             for stream in streams:
@@ -159,7 +160,8 @@ class Scheduler:
             items = _items([read for found in pipe.execute() for read in found or ()])
             if items or time.monotonic() >= deadline:
                 return items
-            time.sleep(_CLUSTER_POLL_S)
+            time.sleep(pause)
+            pause = min(pause * 2, _CLUSTER_POLL_S[1])
 
     def reclaim(self, consumer: str, partitions: Sequence[int]) -> list[Item]:
         """Items of these partitions read by a drain and not acknowledged within the lease
