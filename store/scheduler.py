@@ -17,9 +17,11 @@ processes left behind and keeps one drain running for each live worker, up to `D
 drain runs for as long as its worker does (handing its slot over to a fresh job now and then,
 `workers.drain`), so a move never waits for a job to be queued. Everything held is a lease
 that a killed process cannot keep:
-- a drain slot's flag names the worker running it and is freed at the next heartbeat once that
-  worker's own heartbeat has lapsed (a flag of a job still queued lapses after `_FLAG_S`);
-- an item read and not acknowledged is taken by another drain after `LEASE_MS`;
+- a drain slot's flag names the worker running it and lapses 2.5 s after its drain last
+  renewed it (every second), or is freed at the next heartbeat once that worker's own
+  heartbeat has lapsed (a flag of a job still queued lapses after `_FLAG_S`);
+- an item read and not acknowledged is taken by another drain after `LEASE_MS`, or at once by
+  the next drain of its slot (`held_by`);
 - a game's lock (`store.locks`) lapses before that lease, so a game whose judge died is
   unlocked by the time its items are taken again.
 """
@@ -46,6 +48,9 @@ LEASE_MS = 5_000
 # A worker counts as alive this long after its last heartbeat (it beats every second).
 ALIVE_S = 4.0
 _FLAG_S = 5
+# A running drain's flag lives this long, renewed every second: a drain that died stops being
+# dealt partitions this soon, and its slot is free for another job.
+_RUNNING_MS = 2_500
 # A drain waiting for work reads again this often (renewing its slot's flag, `_FLAG_S`).
 WAIT_AT_ONCE_S = 1.0
 # On a Redis Cluster a read cannot wait on streams of several shards: a drain finding nothing
@@ -92,7 +97,7 @@ _TAKE = """
 local a = cjson.decode(ARGV[1])
 local owner = redis.call('GET', KEYS[1])
 if owner and owner ~= 'queued' and owner ~= a.worker then return 0 end
-redis.call('SET', KEYS[1], a.worker, 'EX', a.flag_s)
+redis.call('SET', KEYS[1], a.worker, 'PX', a.flag_ms)
 return 1
 """
 
@@ -136,27 +141,38 @@ class Scheduler:
 
     def read(self, consumer: str, partitions: Sequence[int], wait_s: float) -> list[Item]:
         """New items of these partitions for `consumer`, waiting up to `wait_s` for one."""
+        return self._read_or_none(consumer, partitions, wait_s, ">")
+
+    def held_by(self, consumer: str, partitions: Sequence[int]) -> list[Item]:
+        """The items of these partitions read as `consumer` and not acknowledged: what a
+        drain of the same slot left (it died, or found a game locked), taken up by its
+        successor at once rather than after the lease."""
+        return self._read_or_none(consumer, partitions, 0, "0")
+
+    def _read_or_none(self, consumer: str, partitions: Sequence[int], wait_s: float,
+                      after: str) -> list[Item]:
         try:
-            return self._read(consumer, partitions, wait_s)
+            return self._read(consumer, partitions, wait_s, after)
         except redis.ResponseError as refused:
             if "NOGROUP" not in str(refused):
                 raise
             self.ensure_groups()  # the streams are gone (a flushed Redis): read from now on
             return []
 
-    def _read(self, consumer: str, partitions: Sequence[int], wait_s: float) -> list[Item]:
-        streams = {keys.WORK[p]: ">" for p in partitions}
+    def _read(self, consumer: str, partitions: Sequence[int], wait_s: float, after: str
+              ) -> list[Item]:
+        streams = {keys.WORK[p]: after for p in partitions}
         if not streams:
             return []
         if not self._cluster:
-            found = self.redis.xreadgroup(keys.JUDGES, consumer, streams, count=AT_ONCE,
-                                          block=max(int(wait_s * 1000), 1))
-            return _items(found)
+            wait_ms = int(wait_s * 1000) if wait_s else None
+            return _items(self.redis.xreadgroup(keys.JUDGES, consumer, streams, count=AT_ONCE,
+                                                block=wait_ms))
         deadline, pause = time.monotonic() + wait_s, _CLUSTER_POLL_S[0]
         while True:
             pipe = self.redis.pipeline(transaction=False)
             for stream in streams:
-                pipe.xreadgroup(keys.JUDGES, consumer, {stream: ">"}, count=AT_ONCE)
+                pipe.xreadgroup(keys.JUDGES, consumer, {stream: after}, count=AT_ONCE)
             items = _items([read for found in pipe.execute() for read in found or ()])
             if items or time.monotonic() >= deadline:
                 return items
@@ -201,7 +217,7 @@ class Scheduler:
     def take(self, slot: int, worker: str) -> bool:
         """Take or renew the flag of a drain's slot for the `worker` running it; False when
         another worker's drain holds the slot (this one is to end)."""
-        args = [orjson.dumps({"worker": worker, "flag_s": _FLAG_S})]
+        args = [orjson.dumps({"worker": worker, "flag_ms": _RUNNING_MS})]
         return bool(self._take(keys=[keys.draining(slot)], args=args))
 
     def hand_over(self, slot: int) -> None:

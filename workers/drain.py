@@ -3,7 +3,8 @@
 A turn of the loop finds work, reads what it must, judges, commits and settles:
 1. **Find work** (`find_work`): the new work items of the partitions this drain reads
    (`store.scheduler`), waiting up to a second for one, and now and then those another drain
-   read and left unacknowledged past their lease (it died, or found the game locked). An item
+   read and left unacknowledged past their lease (it died, or found the game locked); at its
+   first turn, those its slot's last drain left, at once. An item
    whose submission follows the state this process left its game in (`judging.hand`) is
    judged from that state: no read, no lock. The other games are read.
 2. **Read** (`read`) those games, each under its lock, in one round trip.
@@ -232,10 +233,16 @@ class Drain:
         return True
 
     def _reclaimed(self) -> list[Item]:
+        """Now and then, the items left past their lease; at a drain's first turn, those its
+        slot's last drain read and did not acknowledge, at once."""
         if time.monotonic() - self._reclaimed_at < _RECLAIM_EVERY_S:
             return []
+        first = self._reclaimed_at == -float("inf")
         self._reclaimed_at = time.monotonic()
-        return self.store.scheduler.reclaim(self.consumer, self.partitions)
+        found = self.store.scheduler.reclaim(self.consumer, self.partitions)
+        if first:
+            found += self.store.scheduler.held_by(self.consumer, self.partitions)
+        return list({item.id: item for item in found}.values())
 
     def _queue_read(self, batch: Batch, game_id: str) -> Answer[Judging | None]:
         """The game locked and read, its stored state only if this process does not hold it."""

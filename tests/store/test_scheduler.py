@@ -153,3 +153,22 @@ def test_the_groups_are_made_again_once_the_streams_are_gone(store, judges):
     game_id = new_game(store, "g")
     submit(store, game_id)
     assert [item.game for item in judges.read("slot-0", EVERY, 0.01)] == [game_id]
+
+
+def test_the_next_drain_of_a_slot_takes_up_at_once_what_the_last_one_left(store, judges):
+    game_id = new_game(store, "g")
+    submit(store, game_id)
+    [item] = judges.read("slot-0", EVERY, 0.01)  # ...and the drain of slot 0 dies
+    assert judges.held_by("slot-1", EVERY) == []  # another slot's: after the lease only
+    assert judges.held_by("slot-0", EVERY) == [item]
+
+
+def test_a_drain_takes_its_slot_unless_another_worker_s_drain_holds_it(store):
+    assert store.scheduler.take(0, "w1")
+    assert 0 < store.redis.pttl(draining(0)) <= 2_500  # lapses soon unless renewed
+    assert store.scheduler.take(0, "w1")  # renewed
+    assert not store.scheduler.take(0, "w2")  # a second job for the slot: it ends
+    store.redis.set(draining(0), "queued")
+    assert store.scheduler.take(0, "w2")  # a job queued for it takes it
+    store.scheduler.drain_ends(0, "w1")  # not its own any more: left
+    assert store.redis.get(draining(0)) == b"w2"
