@@ -55,6 +55,8 @@ _log = logging.getLogger(__name__)
 RUN_FOR_S = 60.0
 # How often a drain takes the items other drains left past their lease.
 _RECLAIM_EVERY_S = LEASE_MS / 2000
+# At its first turn a drain takes the items left this long.
+_LEFT_MS = 1_000
 
 
 @dataclass(frozen=True)
@@ -228,20 +230,27 @@ class Drain:
             return True
         if not self.store.scheduler.take(self.slot, self.name):
             return False
-        self.partitions = self.store.scheduler.shares(self.slot)
+        dealt = self.store.scheduler.shares(self.slot)
+        if set(dealt) - set(self.partitions):  # partitions another drain read: take up its
+            self._reclaimed_at = -float("inf")  # items at once (`_reclaimed`)
+        self.partitions = dealt
         self._dealt_at = time.monotonic()
         return True
 
     def _reclaimed(self) -> list[Item]:
-        """Now and then, the items left past their lease; at a drain's first turn, those its
-        slot's last drain read and did not acknowledge, at once."""
+        """Now and then, the items left past their lease. At a drain's first turn, and when it
+        is dealt partitions another drain read, at once: those its slot's last drain read and
+        did not acknowledge, and any left a second (a drain starts, and partitions are dealt
+        out again, when another died or handed over; a live one commits within milliseconds
+        of its read, and one still judging then finds its game judged or locked)."""
         if time.monotonic() - self._reclaimed_at < _RECLAIM_EVERY_S:
             return []
         first = self._reclaimed_at == -float("inf")
         self._reclaimed_at = time.monotonic()
-        found = self.store.scheduler.reclaim(self.consumer, self.partitions)
-        if first:
-            found += self.store.scheduler.held_by(self.consumer, self.partitions)
+        if not first:
+            return self.store.scheduler.reclaim(self.consumer, self.partitions)
+        found = self.store.scheduler.reclaim(self.consumer, self.partitions, _LEFT_MS)
+        found += self.store.scheduler.held_by(self.consumer, self.partitions)
         return list({item.id: item for item in found}.values())
 
     def _queue_read(self, batch: Batch, game_id: str) -> Answer[Judging | None]:
