@@ -182,13 +182,13 @@ class Scheduler:
     def reclaim(self, consumer: str, partitions: Sequence[int], idle_ms: int | None = None
                 ) -> list[Item]:
         """Items of these partitions read by a drain and not acknowledged within the lease
-        (it died, or found the game locked), or `idle_ms`, taken for `consumer`."""
+        (it died, or found the game locked), or `idle_ms` if shorter, taken for `consumer`."""
         if not partitions:
             return []
         pipe = self.redis.pipeline(transaction=False)
         for partition in partitions:
             pipe.xautoclaim(keys.WORK[partition], keys.JUDGES, consumer,
-                            LEASE_MS if idle_ms is None else idle_ms, "0-0", count=AT_ONCE)
+                            min(LEASE_MS, idle_ms or LEASE_MS), "0-0", count=AT_ONCE)
         found = pipe.execute(raise_on_error=False)
         if any(isinstance(claimed, redis.ResponseError) for claimed in found):
             self.ensure_groups()  # the streams are gone (a flushed Redis)
