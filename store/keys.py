@@ -97,6 +97,9 @@ def rate_count(scope: str, counted: str, most: int, window_s: int,
 
 
 JUDGES = "judges"
+# The scheduler's keys before work items (the dirty set, claims, bell and marks): a store moved
+# into this layout has them deleted (`store.layout`).
+RETIRED = ("tl:{sched}:dirty", "tl:{sched}:claimed", "tl:{sched}:bell", "tl:{sched}:marks")
 WORKERS = "tl:{sched}:workers"
 AUDITORS = "tl:auditors"
 QUEUING_AUDITS = "tl:audits:queuing"

@@ -9,7 +9,8 @@ only once every copy of its batch was taken, so an interruption at any point los
 run made again moves what is left. On a Redis Cluster the two names of a key live on different
 shards: RENAME cannot move it there. Once a pass finds nothing left, each game with submissions
 not judged yet is given the work item that gets them judged (`store.scheduler`: a store written
-before had none), and the layout key is written.
+before had none), the scheduler's keys of before are deleted (`keys.RETIRED`), and the layout
+key is written.
 Rate limits' counts are not moved: each lapses within its window, and counting starts afresh.
 """
 
@@ -91,6 +92,7 @@ def move(client: StoreClient, advance: Callable[[int], None] = lambda _: None,
     moved += _moved(client, batch)
     advance(looked % _BATCH)
     _give_work(client)
+    client.delete(*keys.RETIRED)
     client.set(keys.LAYOUT, keys.PARTITIONED)
     return Moved(moved, looked, done=True)
 

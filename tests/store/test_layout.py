@@ -145,8 +145,11 @@ def test_a_move_pending_in_the_older_layout_is_given_its_work_item(store):
         if store.redis.exists(spelled):
             store.redis.rename(spelled, older)
     store.redis.delete(keys.WORK[keys.partition(game_id)], keys.LAYOUT)
+    store.redis.zadd(keys.RETIRED[0], {game_id: 1.0})  # and the scheduler's keys of then
+    store.redis.lpush(keys.RETIRED[2], game_id)
     assert layout.stale(store.redis) == keys.UNPARTITIONED
     assert layout.move(store.redis).done
+    assert store.redis.exists(*keys.RETIRED) == 0
     store.scheduler.ensure_groups()
     [item] = store.scheduler.read("slot-0", range(keys.PARTITIONS), 0.01)
     assert (item.game, item.seq) == (game_id, 2)  # its first pending move: the drain judges both
