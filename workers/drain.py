@@ -19,8 +19,8 @@ A turn of the loop finds work, reads what it must, judges, commits and settles:
    `telemetry.metrics`: no round trip); keep the state each commit left; a game submitted to
    while it was judged, or whose verdicts the log moved under, is judged again next turn, its
    items held until a commit acknowledges them. A game that cannot be judged now must not stop
-   the drain for every other game: locked by another worker, or failing (a bug, logged), its
-   items are left pending, and taken again after their lease.
+   the drain for every other game: locked by another worker, it is read again 50 ms later;
+   failing (a bug, logged), its items are left pending, and taken again after their lease.
 
 So a move is judged in one round trip from the wake when its state is held here (its commit),
 and in two otherwise (read, then commit), whatever the number of games. When Redis goes away
@@ -57,6 +57,8 @@ RUN_FOR_S = 60.0
 _RECLAIM_EVERY_S = LEASE_MS / 2000
 # At its first turn a drain takes the items left this long.
 _LEFT_MS = 1_000
+# A game found locked is read again this soon (or when its lock lapses, if sooner).
+_LOCKED_AGAIN_S = 0.05
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,8 @@ class Drain:
         self.states = states
         self.items: dict[str, list[Item]] = {}  # read and not acknowledged yet, by game
         self.again: list[str] = []  # judged again next turn
+        # Games found locked by another drain, read again then (time.monotonic()).
+        self.later: dict[str, float] = {}
         self.partitions: list[int] = []
         self._dealt_at = self._reclaimed_at = -float("inf")
         self.written = 0
@@ -167,8 +171,13 @@ class Drain:
         each judged from a state held here when it follows it; the games of the others to
         read. Games to judge again do not wait for new items."""
         again, self.again = self.again, []
+        now = time.monotonic()
+        for game_id in [g for g, at in self.later.items() if at <= now]:
+            del self.later[game_id]
+            again.append(game_id)
         items = self._reclaimed()
-        wait_s = 0.0 if again or items else WAIT_AT_ONCE_S
+        soonest = min(self.later.values(), default=now + WAIT_AT_ONCE_S)
+        wait_s = 0.0 if again or items else min(WAIT_AT_ONCE_S, max(soonest - now, 0.0))
         items += self.store.scheduler.read(self.consumer, self.partitions, wait_s)
         by_game: dict[str, list[Item]] = {}
         for item in items:
@@ -205,7 +214,9 @@ class Drain:
     def settle(self, turn: Turn) -> None:
         """Keep the state each commit left; a game to judge again keeps its items for the
         commit that will acknowledge them; the others' are done (acknowledged by their
-        commit), or left pending for their lease (a game not judged)."""
+        commit). A game found locked keeps them too, and is read again shortly: its holder
+        judges what it finds pending and releases within milliseconds, or died (then its lock
+        lapses within seconds). A game whose judging failed leaves them to their lease."""
         for part in turn.commits:
             written = self._kept(part)
             turn.written += written
@@ -218,8 +229,11 @@ class Drain:
                 self.again.append(part.game)
             else:
                 self.items.pop(part.game, None)
-        for game_id in turn.left:
-            self.items.pop(game_id, None)
+        for game_id, lock_lapses_in_s in turn.left.items():
+            if lock_lapses_in_s is None:
+                self.items.pop(game_id, None)
+            else:
+                self.later[game_id] = time.monotonic() + min(lock_lapses_in_s, _LOCKED_AGAIN_S)
         self.written += turn.written
 
     def _deal(self) -> bool:

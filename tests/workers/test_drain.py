@@ -17,7 +17,7 @@ from store import Store, keys, scheduler
 from store.stored import ProjField
 from tests.api import create
 from tests.conftest import start_workers, stop
-from tests.store.conftest import append, take_lock, wait_past, wait_until_blocked
+from tests.store.conftest import append, release_lock, take_lock, wait_past, wait_until_blocked
 from workers import drain, jobs
 from workers.drain import Drain
 from workers.queue import DRAIN_TIMEOUT_S, queue
@@ -194,3 +194,19 @@ def test_a_drain_that_has_run_its_time_hands_its_slot_to_a_fresh_job(store):
     # The successor runs for as long as its worker does: here, until a turn finds nothing.
     assert jobs.drain(*successor[0].args, linger_s=0) == 1
     assert verdicts(store, second) == ["move-accepted"]
+
+
+def test_a_game_found_locked_is_read_again_as_soon_as_its_holder_is_done(store):
+    """Its holder judges what it finds pending and releases the lock within milliseconds: the
+    drain that found it locked reads it again shortly, rather than after the item's lease."""
+    game_id = pending_game(store)
+    token = take_lock(store, game_id)  # another drain judging it
+    drain = Drain(store, worker="w")
+    drain._deal()
+    assert drain.turn() and drain.items[game_id]  # found locked: its item kept
+    release_lock(store, game_id, token)
+    time.sleep(0.06)
+    assert drain.turn()  # read again (here, judged: the holder wrote nothing)
+    assert verdicts(store, game_id) == ["move-accepted"]
+    assert drain.items == {} and drain.later == {}
+    assert scheduler.waiting(store.redis).items == 0
