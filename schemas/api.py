@@ -511,7 +511,7 @@ class Problem(Schema):
 
 class Waiting(Schema):
     """Moves waiting for a verdict: one work item each, written by its append and done with its
-    verdict (`games`: among the first 1,000 items of each partition)."""
+    verdict (`games`: among the first 100 items of each partition)."""
 
     submissions = fields.Integer()
     games = fields.Integer()

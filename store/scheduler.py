@@ -264,7 +264,9 @@ class Waiting(NamedTuple):
     oldest_at: float | None  # when the oldest was written (time.time())
 
 
-_LOOKED_AT = 1000
+# Items read a stream to count the games waiting: /healthz and /metrics ask on every call, and
+# a backlog must not make each answer read it whole.
+_LOOKED_AT = 100
 
 
 def waiting(client: redis.Redis | RedisCluster) -> Waiting:

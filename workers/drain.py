@@ -93,7 +93,8 @@ class Turn:
     """What a turn came to."""
 
     commits: list[_Commit] = field(default_factory=list)
-    # Games not judged: their items are left pending, taken again after their lease.
+    # Games not judged: in how many seconds the lock another drain holds lapses (the game is
+    # read again then, or sooner), None when judging failed (its items left to their lease).
     left: dict[str, float | None] = field(default_factory=dict)
     written: int = 0  # verdicts
     committed_at: float = 0.0  # when its commit was answered (time.time())
@@ -117,6 +118,7 @@ class Drain:
         self.later: dict[str, float] = {}
         self.partitions: list[int] = []
         self._dealt_at = self._reclaimed_at = -float("inf")
+        self._taking_up = True  # its next reclaim takes up what other drains left, at once
         self.written = 0
 
     def run(self) -> int:
@@ -245,8 +247,8 @@ class Drain:
         if not self.store.scheduler.take(self.slot, self.name):
             return False
         dealt = self.store.scheduler.shares(self.slot)
-        if set(dealt) - set(self.partitions):  # partitions another drain read: take up its
-            self._reclaimed_at = -float("inf")  # items at once (`_reclaimed`)
+        if set(dealt) - set(self.partitions):  # partitions another drain read
+            self._taking_up = True
         self.partitions = dealt
         self._dealt_at = time.monotonic()
         return True
@@ -257,12 +259,12 @@ class Drain:
         did not acknowledge, and any left a second (a drain starts, and partitions are dealt
         out again, when another died or handed over; a live one commits within milliseconds
         of its read, and one still judging then finds its game judged or locked)."""
-        if time.monotonic() - self._reclaimed_at < _RECLAIM_EVERY_S:
+        if not self._taking_up and time.monotonic() - self._reclaimed_at < _RECLAIM_EVERY_S:
             return []
-        first = self._reclaimed_at == -float("inf")
         self._reclaimed_at = time.monotonic()
-        if not first:
+        if not self._taking_up:
             return self.store.scheduler.reclaim(self.consumer, self.partitions)
+        self._taking_up = False
         found = self.store.scheduler.reclaim(self.consumer, self.partitions, _LEFT_MS)
         found += self.store.scheduler.held_by(self.consumer, self.partitions)
         return list({item.id: item for item in found}.values())
