@@ -43,6 +43,17 @@ class Path:
     """The sequence of modules a traced call went through, consecutive repeats folded."""
 
     steps: tuple[str, ...]
+    calls: tuple[str, ...] = ()  # the modules called into from another, in order
+
+    @property
+    def entries(self) -> Counter[str]:
+        """How often each module was called into from another (a return is not an entry)."""
+        return Counter(self.calls)
+
+    @property
+    def entered_again(self) -> int:
+        """Calls into a module the path had been called into before."""
+        return sum(count - 1 for count in self.entries.values())
 
     @property
     def modules(self) -> Counter[str]:
@@ -59,20 +70,27 @@ class Path:
 
     def report(self, side: str) -> str:
         entered = ", ".join(f"{name} {count}" for name, count in self.modules.most_common())
+        called = ", ".join(f"{name} {count}" for name, count in self.entries.most_common())
         return (f"{side}: {len(self.modules)} modules, {self.hops} hops, {self.hops_back} of them "
-                f"back into a module it had left\n  entered (times): {entered}")
+                f"back into a module it had left\n  in it (times): {entered}\n"
+                f"  {len(self.calls)} calls into a module from another, {self.entered_again} of "
+                f"them into one called before\n  called into (times): {called}")
 
 
 def traced(call) -> Path:
     """The project's modules `call()` runs through, in order."""
     stack_: list[str | None] = []
     steps: list[str] = []
+    calls: list[str] = []
 
     def profile(frame, event, _arg):
         if event == "call":
             name = frame.f_globals.get("__name__", "")
             ours = name if name.split(".", 1)[0] in _OURS else None
-            stack_.append(ours or (stack_[-1] if stack_ else None))
+            caller = stack_[-1] if stack_ else None
+            if ours is not None and caller is not None and ours != caller:
+                calls.append(ours)
+            stack_.append(ours or caller)
         elif event == "return" and stack_:
             stack_.pop()
         else:
@@ -86,7 +104,7 @@ def traced(call) -> Path:
         call()
     finally:
         sys.setprofile(None)
-    return Path(tuple(steps))
+    return Path(tuple(steps), tuple(calls))
 
 
 def main() -> None:

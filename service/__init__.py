@@ -29,8 +29,8 @@ from schemas import api
 from service import traced
 from service.at_once import AtOnce
 from service.audience import Audiences
+from service.auth import RememberedGames
 from service.headers import SecurityHeaders
-from service.remembered_games import RememberedGames
 from service.traced import Traced
 from store import Store, layout
 from store.connection import cluster_url, redis_url

@@ -35,9 +35,8 @@ from engine.table_actions import FOR_NONE
 from engine.visibility import redact
 from schemas import api, loader, remembered
 from schemas.moves import MOVES
-from service.auth import CallersGame
+from service.auth import CallersGame, RememberedGames
 from service.problems import Problem
-from service.remembered_games import RememberedGames
 from service.signing import Keyring
 from store import Store
 from store.audits import AuditStatus

@@ -15,8 +15,8 @@ pays one count. The price: an address's first refusal in each web process goes u
 so an address guessing through P processes has P more guesses a window. A request about a game
 pays no round trip of its own for its counts: they are taken with the game's context
 (`service.web.about_game`), which it reads first anyway, or, for a move to a game its web
-process knows, by the move's append (`service.remembered_games`, `Owed`). Every rate of every
-limit it counts against is counted, refused or not.
+process knows, by the move's append (`service.auth.RememberedGames`, `Asked.take`). Every
+rate of every limit it counts against is counted, refused or not.
 
 The `limits` library parses the rates and counts in the process while Redis is away, or full
 (it then refuses the counts' INCR but answers reads: a read about a game is answered all the
@@ -30,7 +30,8 @@ import hashlib
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from flask import Flask, Response, current_app, request
@@ -106,12 +107,12 @@ class Counted:
     key: str  # what is counted: a token's digest or an address
     hit: bool  # the request counts; else its count is only looked at
     game_id: str | None = None  # the game a token's requests are about (`store.keys.rate_count`)
+    count: Count = field(init=False)  # where it is counted, made once
 
-    @property
-    def count(self) -> Count:
+    def __post_init__(self) -> None:
         window_s, most = self.rate.get_expiry(), self.rate.amount
         key = keys.rate_count(self.limit.scope, self.key, most, window_s, self.game_id)
-        return Count(key, window_s, self.hit, most)
+        object.__setattr__(self, "count", Count(key, window_s, self.hit, most))
 
     def allows(self, count: int) -> bool:
         return self.count.allows(count)
@@ -189,10 +190,15 @@ class _Limits:
         else:
             # Counted by its digest: a key's name is written to the append-only file, and a
             # token there would be anyone's who can read the data folder or a backup.
-            counted += _rates(self.per_token, _digest(token), game_id=game_id)
+            counted += self.tokens_rates(token, game_id)
         if (limit := self.on_endpoint.get(endpoint)) is not None:
             counted += _rates(limit, address)
         return counted
+
+    @lru_cache(maxsize=4096)  # noqa: B019 (one _Limits an app, living as long as it)
+    def tokens_rates(self, token: str, game_id: str | None) -> list[Counted]:
+        """A token's rates, the same for each of its requests: made once, not per request."""
+        return _rates(self.per_token, _digest(token), game_id=game_id)
 
     def check(self) -> None:
         """Before a request: a 429 when it is past a limit. A request about a game is counted
@@ -246,16 +252,18 @@ def _taken_with_context() -> bool:
     return getattr(view, "limits_taken_with_context", False)
 
 
-@dataclass(frozen=True)
 class Asked:
-    """The counts a request about a game takes with its context, and what they come to."""
+    """The counts a request about a game takes, made once: with the game's context
+    (`service.auth.callers_game`), or with its move's append (`take`), or, should the move be
+    refused before its append, by `settle`."""
 
-    counted: Sequence[Counted] = ()
-    limits: _Limits | None = None
-
-    @property
-    def counts(self) -> list[Count]:
-        return [c.count for c in self.counted]
+    def __init__(self, counted: Sequence[Counted] = (), limits: _Limits | None = None,
+                 game_id: str | None = None):
+        self.counted, self.limits = tuple(counted), limits
+        self.counts = tuple(c.count for c in self.counted)
+        # Every count lives under the game's hash tag: the append of a move can take them.
+        self.with_append = all(c.game_id == game_id for c in self.counted)
+        self.taken = False
 
     def refuse_past(self, taken: Sequence[int] | None) -> None:
         """A 429 (raised) when a count is past its rate; `taken` None: Redis refused to store
@@ -265,19 +273,31 @@ class Asked:
                 taken = self.limits.counter.taken_here(self.counts)
             self.limits.refuse_past(self.counted, taken)
 
-    def within(self, game_id: str) -> bool:
-        """Whether every count lives under the game's hash tag (an append can take them)."""
-        return all(c.game_id == game_id for c in self.counted)
+    def take(self) -> tuple[Count, ...]:
+        """The counts, for the move's append to take."""
+        self.taken = self.limits is not None
+        return self.counts
+
+    def settle(self) -> None:
+        """Take the counts now unless they were (a 429, raised, when one is past its rate)."""
+        if not self.taken and self.limits is not None:
+            self.taken = True
+            self.refuse_past(self.limits.counter.take(self.counts))
+
+    def refusal(self, index: int) -> Problem:
+        """The 429 of the count at `index`, which the append found past its rate."""
+        assert self.limits is not None
+        return self.limits.refusal(self.counted[index])
 
 
-UNLIMITED = Asked()
+UNLIMITED = Asked()  # never taken: it counts nothing
 
 
 def asked(game_id: str) -> Asked:
     """For a view marked `taken_with_context`: the counts its request about `game_id` takes
     (none when the limits are off)."""
     limits: _Limits | None = current_app.extensions.get("limits")
-    return UNLIMITED if limits is None else Asked(limits.counted(game_id), limits)
+    return UNLIMITED if limits is None else Asked(limits.counted(game_id), limits, game_id)
 
 
 def asked_of(app: Flask, token: str | None, address: str | None, endpoint: str,
@@ -286,31 +306,8 @@ def asked_of(app: Flask, token: str | None, address: str | None, endpoint: str,
     limits: _Limits | None = app.extensions.get("limits")
     if limits is None:
         return UNLIMITED
-    return Asked(limits.counted_for(token, address or _UNKNOWN, endpoint, game_id), limits)
-
-
-class Owed:
-    """The counts of a request that did not take them with its game's context: the append of
-    its move takes them (`take`), or, should it be refused before that, `settle` does."""
-
-    def __init__(self, asked: Asked):
-        self.asked = asked
-        self.taken = False
-
-    def take(self) -> tuple[Count, ...]:
-        self.taken = True
-        return tuple(self.asked.counts)
-
-    def settle(self) -> None:
-        """Take the counts now unless they were (a 429, raised, when one is past its rate)."""
-        if not self.taken and self.asked.limits is not None:
-            self.taken = True
-            self.asked.refuse_past(self.asked.limits.counter.take(self.asked.counts))
-
-    def refusal(self, index: int) -> Problem:
-        """The 429 of the count at `index`, which the append found past its rate."""
-        assert self.asked.limits is not None
-        return self.asked.limits.refusal(self.asked.counted[index])
+    return Asked(limits.counted_for(token, address or _UNKNOWN, endpoint, game_id), limits,
+                 game_id)
 
 
 def register(app: Flask) -> None:

@@ -1,21 +1,21 @@
 """The move lane: a move to a game this web process knows, answered without Flask's dispatch.
 
 Such a move needs nothing Flask's dispatch does for it: its game and the caller's role are
-remembered (`service.remembered_games`), its rate limits' counts go with its append, and its route
-is its path. Yet pushing a request context, matching the URL, running the hooks, the view's wrappers
-and finalizing the response cost the web as much CPU as the rest of the move together
-(docs/benchmarks.md, "Where a verdict's time goes", the move lane). So the lane takes such a request
-straight from the WSGI server, reads it with the functions the view reads it with, and answers it
-with the view's own `moves.submitted`: the answer is the same, to the byte, as the route's.
+remembered (`service.auth.RememberedGames`), its rate limits' counts go with its append, and
+its route is its path. Yet pushing a request context, matching the URL, running the hooks, the
+view's wrappers and finalizing the response cost the web as much CPU as the rest of the move
+together (docs/benchmarks.md, "Where a verdict's time goes", the move lane). So the lane takes
+such a request straight from the WSGI server and answers it with the route's own function,
+`service.moves.answered`, from the same bytes: the answer is the same, to the byte, as the
+route's.
 
 Whatever the lane cannot take as it is goes to Flask as it came (the body put back), and is
 answered as it always was: another route or method; a body not sent with exactly
-`Content-Type: application/json` and a Content-Length within the route's limit; a game or a
-token this process does not know; input that does not load (the view refuses it the same
-way). A refusal once the move is in hand (a malformed move, a version conflict, a 429 from the
-append, a store away) or while its body is read (a 408 when it does not arrive in time,
-`service.server`) is answered by the app's own error handlers, in a request context pushed
-for it alone.
+`Content-Type: application/json` and a Content-Length within the route's limit, or shorter than
+it said; a game or a token this process does not know. A refusal once the move is in hand
+(input that does not load, a malformed move, a version conflict, a 429 from the append, a store
+away) or while its body is read (a 408 when it does not arrive in time, `service.server`) is
+answered by the app's own error handlers, in a request context pushed for it alone.
 """
 
 from __future__ import annotations
@@ -25,15 +25,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask import Flask
-from marshmallow import ValidationError
 
-from schemas import api
 from service import moves
 from service.auth import CallersGame
 from service.limits import asked_of
 from service.problems import Problem
 from service.traced import note
-from service.web import environ_key, largest_body, read_body, read_headers, read_query
+from service.web import environ_key, largest_body
 
 _GAMES, _MOVES = "/v1/games/", "/moves"
 _ENDPOINT = "moves.submit"
@@ -58,12 +56,13 @@ class MoveLane:
             raw = self._body(environ)
         except Problem as late:
             return self._refusal(environ, game, late)(environ, start_response)
-        taken = _loaded(environ, raw)
-        if taken is None:
+        if raw is None:
             return self.flask(environ, start_response)
         try:
-            answer = moves.submitted(self.extensions["store"], self.extensions["remembered_games"],
-                                     self.extensions["keyring"], game, *taken)
+            answer = moves.answered(self.extensions["store"], self.extensions["remembered_games"],
+                                    self.extensions["keyring"], game, raw,
+                                    environ.get("QUERY_STRING", "").encode("latin-1"),
+                                    lambda name: environ.get(environ_key(name)))
         except Exception as refused:  # noqa: BLE001 (each is answered as the route would)
             answer = self._refusal(environ, game, refused)
         return answer(environ, start_response)
@@ -109,16 +108,3 @@ class MoveLane:
             handled = self.app.handle_user_exception(refused)
             return self.app.finalize_request(handled, from_error_handler=True)
 
-
-def _loaded(environ: dict[str, Any], raw: bytes | None) -> tuple[Any, ...] | None:
-    """The move, its wait and its idempotency key, loaded as the route loads them; None when
-    the body is short or any of them is refused (the route then refuses it the same way)."""
-    if raw is None:
-        return None
-    try:
-        submission = read_body(api.Submission, raw)
-        wait = read_query(api.Wait, environ.get("QUERY_STRING", "").encode("latin-1"))["wait"]
-        key = read_headers(api.IdempotencyKey, lambda name: environ.get(environ_key(name)))
-    except (Problem, ValidationError):
-        return None
-    return submission, wait, key.get("key")

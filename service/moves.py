@@ -1,12 +1,14 @@
 """Moves: submit one (optionally waiting for its verdict) and look a verdict up."""
 
+from collections.abc import Callable
 from http import HTTPStatus
+
+from flask import request
 
 from schemas import api
 from service import handlers
-from service.auth import CallersGame
+from service.auth import CallersGame, RememberedGames
 from service.problems import PROBLEM_JSON, problem_written
-from service.remembered_games import RememberedGames
 from service.signing import Keyring
 from service.traced import current_id, note
 from service.web import (
@@ -16,8 +18,9 @@ from service.web import (
     answer,
     documented_by,
     keyring,
-    read,
+    read_move,
     remembered_games,
+    sent_body,
     store,
     written,
 )
@@ -60,17 +63,18 @@ def submit(game: CallersGame):
     422 `signature-required`, `bad-signature` or `expected-version-required` otherwise, and
     403 `seat-signs-its-moves` when the table token acts for it; nothing is appended.
     """
-    submission = read(api.Submission)
-    wait = read(api.Wait, "query")["wait"]
-    key = read(api.IdempotencyKey, "headers").get("key")
-    return submitted(store(), remembered_games(), keyring(), game, submission, wait, key).response()
+    return answered(store(), remembered_games(), keyring(), game, sent_body(request),
+                    request.query_string, request.headers.get).response()
 
 
-def submitted(store: Store, remembered: RememberedGames, signer: Keyring, game: CallersGame,
-              submission: dict, wait: float, key: str | None) -> Written:
-    """The answer to a move, read and loaded: this route's, and the move lane's
-    (`service.move_lane`). Its request's id goes with the submission, and its seq and outcome
-    on the request's log line (`service.traced`)."""
+def answered(store: Store, remembered: RememberedGames, signer: Keyring, game: CallersGame,
+             raw: bytes, query: bytes, header: Callable[[str], str | None]) -> Written:
+    """The answer to a move posted: this route's, and the move lane's (`service.move_lane`),
+    from the body, the query string and a header's value by its name. The move, its `wait`
+    and its `Idempotency-Key` are loaded (`service.web.read_move`), the move submitted by the
+    one handler (`service.handlers.submit`), its request's id going with it, and its seq and
+    outcome noted on the request's log line (`service.traced`)."""
+    submission, wait, key = read_move(raw, query, header)
     status, verdict = handlers.submit(store, signer, game, submission, key, wait, remembered,
                                       current_id())
     note(game=game.id, seq=verdict["seq"], outcome=verdict["status"])

@@ -21,9 +21,8 @@ from werkzeug.wrappers import Request
 
 from schemas import api, loader, remembered
 from service import limits
-from service.auth import callers_game, operator
+from service.auth import RememberedGames, callers_game, operator
 from service.problems import PROBLEM_JSON, Problem
-from service.remembered_games import RememberedGames
 from service.signing import Keyring
 from service.written import Written
 from store import Store
@@ -70,8 +69,8 @@ def about_game(view: Callable[..., Response]) -> Callable[..., Response]:
 
 def about_played_game(view: Callable[..., Response]) -> Callable[..., Response]:
     """`about_game` for posting a move: a game this process took moves for before is not
-    looked up again (`service.remembered_games`), and the request's rate limits' counts go with the
-    move's append, or are taken before its refusal."""
+    looked up again (`service.auth.RememberedGames`), and the request's rate limits' counts go
+    with the move's append, or are taken before its refusal."""
 
     @functools.wraps(view)
     def looked_up(game_id: str, **rest: Any) -> Response:
@@ -129,7 +128,7 @@ class Parser(FlaskParser):
         return loader(argmap)
 
     def load_json(self, req: Any, schema: Schema) -> dict[str, Any]:
-        return _json_object(_sent_body(req))
+        return _json_object(sent_body(req))
 
     def load_querystring(self, req: Any, schema: Schema) -> dict[str, str]:
         return req.args.to_dict()
@@ -198,10 +197,17 @@ def read(schema: type[Schema], location: str = "json") -> dict[str, Any]:
     The body's checks (its media type, its size, that it is a JSON object) run every time,
     and only what is at most `api.REMEMBERED_BODY` bytes is remembered."""
     if location == "json":
-        return read_body(schema, _sent_body(request))
+        return read_body(schema, sent_body(request))
     if location == "query":
         return read_query(schema, request.query_string)
     return read_headers(schema, request.headers.get)
+
+
+def read_move(raw: bytes, query: bytes, header: Callable[[str], str | None]
+              ) -> tuple[dict[str, Any], float, str | None]:
+    """A posted move's body, its `wait` and its `Idempotency-Key`, loaded in that order."""
+    return (read_body(api.Submission, raw), read_query(api.Wait, query)["wait"],
+            read_headers(api.IdempotencyKey, header).get("key"))
 
 
 def read_body(schema: type[Schema], raw: bytes) -> dict[str, Any]:
@@ -226,7 +232,7 @@ def _loaded_body(schema: type[Schema], raw: bytes) -> bytes:
     return orjson.dumps(loader(schema).load(_json_object(raw)))
 
 
-def _sent_body(req: Any) -> bytes:
+def sent_body(req: Any) -> bytes:
     """The body, sent as JSON (415 otherwise) and within its route's limit (413)."""
     if not req.is_json and (req.content_length or req.headers.get("Transfer-Encoding")):
         raise Problem(415, "unsupported-media-type",

@@ -107,7 +107,7 @@ local function append()
   if a.keyed and tonumber(redis.call('HGET', meta, 'keyed') or '0') ~= a.keyed then
     return {'rekeyed', tostring(version)}
   end
-  -- The hash too: a web process remembers heads (service/remembered_games.py), and a failover
+  -- The hash too: a web process remembers heads (service/auth.py), and a failover
   -- that lost entries may give their seqs to others.
   local moved = a.based_on ~= version or a.based_on_hash ~= head[2]
   if a.idempotency then

@@ -91,15 +91,19 @@ def test_the_lane_answers_a_move_as_the_route_does(client, dispatched):
     ({"move": {"type": "draw"}, "seat": 1}, "wait=5", "not-your-seat"),
     ({"move": {"type": "draw"}, "expected_version": 2}, "wait=5", "version-conflict"),
 ])
-def test_a_refused_move_is_refused_as_the_route_refuses_it(client, body, query, code):
-    """Input the lane cannot load goes to Flask, its body put back; a move refused once read
-    is answered by the app's error handlers. Either way, as the route answers it."""
+def test_a_refused_move_is_refused_as_the_route_refuses_it(client, dispatched, body, query,
+                                                             code):
+    """Input that does not load, and a move refused once read, are answered on the lane by
+    the app's error handlers, as the route answers them."""
     game = create(client)
     assert game.move(0, {"type": "draw"}).status_code == 201
     raw = body if isinstance(body, str) else json.dumps(body)
-    on_lane, routed = (game.http.post(game.url(f"/moves?{query}"), data=raw, content_type=kind,
-                                      headers=game.seat(0))
-                       for kind in ("application/json", VIA_FLASK))
+    before = len(dispatched)
+    on_lane = game.http.post(game.url(f"/moves?{query}"), data=raw,
+                             content_type="application/json", headers=game.seat(0))
+    assert len(dispatched) == before  # answered on the lane
+    routed = game.http.post(game.url(f"/moves?{query}"), data=raw, content_type=VIA_FLASK,
+                            headers=game.seat(0))
     assert on_lane.json["code"] == code
     assert _answer(on_lane) == _answer(routed)
 

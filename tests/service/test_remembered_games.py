@@ -1,6 +1,6 @@
 """A move to a game this web process took moves for is posted in one round trip: its game and
 the caller's role are remembered, and the append refuses what the context read would have
-(service/remembered_games.py). Each test posts through an app of its own, so what it remembers is
+(service/auth.py). Each test posts through an app of its own, so what it remembers is
 the test's alone; a second app stands for another web process."""
 
 from dataclasses import replace
