@@ -12,8 +12,9 @@ It starts the benchmark's stack (its own redis-server), prepares a game whose mo
   lane's WSGI middleware and the wait for the verdict included, but not gunicorn's server
   (`service.server`), which the test client does not go through;
 - **the worker's side**, on a stack of its own with no worker: a move posted with `wait=0`,
-  judged by one drain job run in process (`workers.jobs.drain`, no linger), from its read of
-  the work to its commit and settling.
+  judged by one turn of a drain run in process (`workers.drain.Drain.turn`), one that judged
+  the game's earlier moves as a running worker's does: from its read of the work to its
+  commit and settling.
 
 A module here is one of the project's own (`engine`, `service`, `store`, `workers`, `schemas`,
 `telemetry`, `cli`); the module a step is in is the innermost of the project's frames on the
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 
 from bench import plays, stack
 from service.limits import out_of_reach
+from store import Store
 
 _OURS = frozenset({"engine", "service", "store", "workers", "schemas", "telemetry", "cli"})
 _WARM_MOVES = 5  # posted before the traced one, so that the web process knows the game
@@ -116,7 +118,7 @@ def main() -> None:
     web, worker = _web_side(args.game, args.players), _worker_side(args.game, args.players)
     print(f"one {args.game} move of {args.players} players:")
     print(web.report("the web side (posted with wait=5, a worker judging it)"))
-    print(worker.report("the worker's side (a drain job judging it)"))
+    print(worker.report("the worker's side (a turn of a running drain judging it)"))
     if args.show:
         print(json.dumps({"web": web.steps, "worker": worker.steps}, indent=1))
 
@@ -132,17 +134,21 @@ def _web_side(game: str, players: int) -> Path:
 
 
 def _worker_side(game: str, players: int) -> Path:
-    """A move posted with `wait=0` to a stack with no worker, then judged by a drain job run in
-    this process."""
-    from workers import jobs
+    """A move posted with `wait=0` to a stack with no worker, then judged by a turn of a drain
+    run in this process, as a running worker's drain judges moves: one that judged the game's
+    earlier moves, its share of the partitions dealt and their consumer group made."""
+    from workers.drain import Drain
 
     with stack.running(0, None, None) as s:
         track, post = _poster(s, game, players)
+        drain = Drain(Store.connect(s.redis_url), linger_s=0)
+        assert drain._deal()
+        drain.store.scheduler.ensure_groups()
         for body in track.bodies[:_WARM_MOVES]:
             post(body, 0)
-            jobs.drain(0, linger_s=0)
+            drain.turn()
         post(track.bodies[_WARM_MOVES], 0)
-        return traced(lambda: jobs.drain(0, linger_s=0))
+        return traced(drain.turn)
 
 
 def _poster(s: stack.Stack, game: str, players: int):

@@ -6,7 +6,7 @@ whether it is over, and the rate limits' counts. For a move to a game this proce
 nothing of that needs reading again. The game's title, players and options never change and a
 token's role neither; the append script refuses a game that is over, takes the counts the
 request owes (`service.limits.Asked.take`) and, should the log have moved past the head
-remembered here, names the head it is at, to chain the move onto (`store.Store.submit`). The
+remembered here, names the head it is at, to chain the move onto (`store.log.Log.submit`). The
 head is the one the last verdict this process waited for left, so a player's next move mostly
 finds it right, and costs one more round trip when it does not (its players reach other
 processes too): what the context read cost every move.
@@ -25,7 +25,8 @@ from engine.log import rules
 from engine.visibility import shown_to
 from service.limits import UNLIMITED, Asked
 from service.problems import Problem
-from store import Store, VerdictRead
+from store import Store
+from store.log import VerdictRead
 
 
 @dataclass(frozen=True)

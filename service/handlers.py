@@ -313,7 +313,7 @@ def submit(
     # never deleted), so its round trip may go on to wait for the verdict.
     plain = body.get("expected_version") is None and not idempotency_key
     look_ms = max(1, int(min(wait, LOOK_S) * 1000)) if plain and wait > 0 else 0
-    submitted = store.submit(writing, (meta["version"], meta["hash"]), look_ms)
+    submitted = store.log.submit(writing, (meta["version"], meta["hash"]), look_ms)
     appended = submitted.appended
     _refused(seen, appended, body.get("expected_version"), body_hash, known)
     fresh = appended.outcome == AppendResult.OK

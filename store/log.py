@@ -26,15 +26,16 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 import redis
 
 from engine.log import ACCEPTED, REJECTED, chain
 from store import keys
-from store.batch import Answer, Batch
+from store.batch import Answer, Batch, NothingSent
 from store.compacted import Compacted
+from store.connection import UNREACHABLE
 from store.counts import Count
 from store.projections import Projection
 from store.stored import (
@@ -403,11 +404,22 @@ class Chained:
         return Appended(outcome, version=int(value))
 
 
+@dataclass(frozen=True)
+class Submitted:
+    """What posting a submission came to."""
+
+    appended: Appended
+    # What waiting for its verdict in the same round trip saw; None without such a wait.
+    looked: VerdictRead | None = None
+    hash: str = ""  # the submission's hash, as chained (when OK, its entry's)
+
+
 class Log:
     """A game's events, one contract for a live game and a compacted one alike: append
-    (`write`, `queue_append`), read a range (`entries`, and `verdict`) and read the head
-    (`head`). A compacted game's range is read from its record, its head from the meta hash
-    it keeps, and an append to it is refused as to any ended game (`AppendResult.FINISHED`)."""
+    (`write`; `submit`, a player's move with the wait for its verdict; `queue_append`), read a
+    range (`entries`, and `verdict`) and read the head (`head`). A compacted game's range is
+    read from its record, its head from the meta hash it keeps, and an append to it is refused
+    as to any ended game (`AppendResult.FINISHED`)."""
 
     def __init__(self, client: redis.Redis, compacted: Compacted):
         self.redis = client
@@ -457,6 +469,42 @@ class Log:
             based_on, writing = appended.head, writing.again()
         raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")
 
+    def submit(self, writing: Writing, based_on: tuple[int, str], look_ms: int = 0) -> Submitted:
+        """Append a submission chained onto `based_on`, its work item with it (`_APPEND`),
+        and with `look_ms`, wait in that same round trip up to that long for its verdict
+        (`Log.queue_verdict_after`), a wait the append ends at once should it refuse.
+
+        When another writer came first (`based_on` was stale) the submission is chained onto
+        the head the refusal names and sent again, wait included. Its rate limits' counts are
+        taken by the first try alone.
+        """
+        sent = self._send(writing, based_on, look_ms)
+        tries = 1
+        while sent.appended.outcome == AppendResult.MOVED:
+            if tries == TRIES:
+                raise RuntimeError(f"game {writing.game_id}: could not append after {TRIES} tries")
+            writing = writing.again()
+            sent = self._send(writing, sent.appended.head, look_ms)
+            tries += 1
+        return Submitted(sent.appended, sent.looked, hash=sent.chained.hash)
+
+    def _send(self, writing: Writing, based_on: tuple[int, str], look_ms: int) -> _Sent:
+        """One try of a submission, in one round trip: its append chained onto `based_on`, and
+        (`look_ms`) the wait for its verdict."""
+        chained = writing.chained(*based_on, nudge=bool(look_ms))
+        seq = chained.version + 1
+        batch = Batch(self.redis)
+        appending = self.queue_append(batch, chained)
+        looking = (self.queue_verdict_after(batch, chained, seq, look_ms)
+                   if look_ms else None)
+        try:
+            batch.run()
+        except NothingSent:
+            raise
+        except UNREACHABLE as lost:
+            raise OutcomeUnknown(writing.game_id, seq) from lost
+        return _Sent(chained, appending, looking)
+
     def queue_append(self, batch: Batch, chained: Chained) -> Answer[Appended]:
         """Queue an append in a batch; one that finds the log moved is for `write` to try
         again."""
@@ -490,6 +538,26 @@ class Log:
         pipe.hget(k.proj, ProjField.JUDGED)
         submitted, judged = pipe.execute()
         return int(submitted or 0), int(judged or 0)
+
+
+class _Sent(NamedTuple):
+    """One try of a submission: its append's answer, and its wait's if one was sent."""
+
+    chained: Chained
+    appending: Answer[Appended]
+    looking: Answer[VerdictRead] | None
+
+    @property
+    def appended(self) -> Appended:
+        """Refused (a full Redis refuses its first write): nothing of it was written."""
+        return self.appending.value
+
+    @property
+    def looked(self) -> VerdictRead | None:
+        """What its wait saw; None without a wait, or for an append that did not write."""
+        if self.looking is None or self.appended.outcome != AppendResult.OK:
+            return None
+        return self.looking.value
 
 
 def _seq(answer: bytes | None) -> int:

@@ -17,8 +17,8 @@ processes left behind and keeps one drain running for each live worker, up to `D
 drain runs for as long as its worker does (handing its slot over to a fresh job now and then,
 `workers.drain`), so a move never waits for a job to be queued. Everything held is a lease
 that a killed process cannot keep:
-- a drain slot's flag names the worker running it and lapses 2.5 s after its drain last
-  renewed it (every second), or is freed at the next heartbeat once that worker's own
+- a drain slot's flag names the worker running it and lapses 1 s after its drain last
+  renewed it (every 0.25 s), or is freed at the next heartbeat once that worker's own
   heartbeat has lapsed (a flag of a job still queued lapses after `_FLAG_S`);
 - an item read and not acknowledged is taken by another drain after `LEASE_MS`, or at once by
   the next drain of its slot (`held_by`);
@@ -48,11 +48,13 @@ LEASE_MS = 5_000
 # A worker counts as alive this long after its last heartbeat (it beats every second).
 ALIVE_S = 4.0
 _FLAG_S = 5
-# A running drain's flag lives this long, renewed every second: a drain that died stops being
-# dealt partitions this soon, and its slot is free for another job.
-_RUNNING_MS = 2_500
-# A drain waiting for work reads again this often (renewing its slot's flag, `_FLAG_S`).
-WAIT_AT_ONCE_S = 1.0
+# A running drain's flag lives this long, renewed every `WAIT_AT_ONCE_S`: a drain that died
+# stops being dealt partitions this soon, and its slot is free for another job. (2.5 s,
+# renewed every second, left a dead drain's moves waiting 1.7-2.3 s; tests/fault/test_chaos.py.)
+_RUNNING_MS = 1_000
+# A drain waiting for work reads again this often, renewing its slot's flag (`_RUNNING_MS`) and
+# taking its share of the partitions: four light round trips a second for an idle drain.
+WAIT_AT_ONCE_S = 0.25
 # On a Redis Cluster a read cannot wait on streams of several shards: a drain finding nothing
 # asks again after 10 ms, then twice as long each time up to 100 ms (an idle drain asks each
 # of its partitions ten times a second, not a hundred).

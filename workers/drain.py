@@ -2,7 +2,7 @@
 
 A turn of the loop finds work, reads what it must, judges, commits and settles:
 1. **Find work** (`find_work`): the new work items of the partitions this drain reads
-   (`store.scheduler`), waiting up to a second for one, and now and then those another drain
+   (`store.scheduler`), waiting up to 0.25 s for one, and now and then those another drain
    read and left unacknowledged past their lease (it died, or found the game locked); at its
    first turn, those its slot's last drain left, at once. An item
    whose submission follows the state this process left its game in (`judging.hand`) is
@@ -55,8 +55,9 @@ _log = logging.getLogger(__name__)
 RUN_FOR_S = 60.0
 # How often a drain takes the items other drains left past their lease.
 _RECLAIM_EVERY_S = LEASE_MS / 2000
-# At its first turn a drain takes the items left this long.
-_LEFT_MS = 1_000
+# At its first turn, or dealt partitions anew, a drain takes the items left this long: a dead
+# drain's were read before its flag's last renewal, at least 0.75 s before its flag lapsed.
+_LEFT_MS = 500
 # A game found locked is read again this soon (or when its lock lapses, if sooner).
 _LOCKED_AGAIN_S = 0.05
 
@@ -196,6 +197,8 @@ class Drain:
 
     def read(self, work: Work) -> dict[str, Answer[Judging | None]]:
         """Each game to read, locked and read, in one round trip (a game listed twice, once)."""
+        if not work.games:  # every item was handed over
+            return {}
         batch = Batch(self.store.redis)
         reads = {game_id: self._queue_read(batch, game_id)
                  for game_id in dict.fromkeys(work.games)}
@@ -239,8 +242,8 @@ class Drain:
         self.written += turn.written
 
     def _deal(self) -> bool:
-        """Renew the slot's flag and take this drain's share of the partitions, once a
-        second: the drains running share them out anew as they come and go. False when
+        """Renew the slot's flag and take this drain's share of the partitions, every
+        `WAIT_AT_ONCE_S`: the drains running share them out anew as they come and go. False when
         another worker's drain holds the slot."""
         if time.monotonic() - self._dealt_at < WAIT_AT_ONCE_S:
             return True
@@ -256,7 +259,7 @@ class Drain:
     def _reclaimed(self) -> list[Item]:
         """Now and then, the items left past their lease. At a drain's first turn, and when it
         is dealt partitions another drain read, at once: those its slot's last drain read and
-        did not acknowledge, and any left a second (a drain starts, and partitions are dealt
+        did not acknowledge, and any left half a second (a drain starts, and partitions are dealt
         out again, when another died or handed over; a live one commits within milliseconds
         of its read, and one still judging then finds its game judged or locked)."""
         if not self._taking_up and time.monotonic() - self._reclaimed_at < _RECLAIM_EVERY_S:

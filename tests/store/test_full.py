@@ -44,7 +44,7 @@ def full(store: Store) -> Iterator[None]:
 def draw(store: Store, game_id: str):
     """A draw for seat 0 posted as the web posts it (its append writes its work item)."""
     body = {"type": log.SUBMITTED, "seat": 0, "move": {"type": "draw"}}
-    return store.submit(Writing(game_id, (body,), submission=True), store.log.head(game_id))
+    return store.log.submit(Writing(game_id, (body,), submission=True), store.log.head(game_id))
 
 
 def test_an_append_a_full_redis_refuses_wrote_nothing(own):

@@ -70,7 +70,7 @@ def _submission(game_id):
 def test_a_submission_s_round_trip_waits_for_its_verdict_when_asked(store):
     game_id = new_game(store)
     with once_blocked(store, "xread", lambda: judge_pending(store, game_id)):
-        submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
+        submitted = store.log.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
     last, verdict = submitted.looked
     assert (last, verdict["type"], verdict["of"]) == (3, log.ACCEPTED, 2)
@@ -78,9 +78,9 @@ def test_a_submission_s_round_trip_waits_for_its_verdict_when_asked(store):
 
 def test_a_wait_that_sees_no_verdict_says_where_the_log_stood(store):
     game_id = new_game(store)
-    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=20)
+    submitted = store.log.submit(_submission(game_id), store.log.head(game_id), look_ms=20)
     assert submitted.looked == (2, None)
-    assert store.submit(_submission(game_id), store.log.head(game_id)).looked is None
+    assert store.log.submit(_submission(game_id), store.log.head(game_id)).looked is None
 
 
 def test_a_submission_chained_again_after_another_writer_waits_for_its_own_verdict(store):
@@ -88,7 +88,7 @@ def test_a_submission_chained_again_after_another_writer_waits_for_its_own_verdi
     stale = store.log.head(game_id)
     submit(store, game_id)  # another writer first: the wait sent with the refused append ends
     with once_blocked(store, "xread", lambda: judge_pending(store, game_id)):
-        submitted = store.submit(_submission(game_id), stale, look_ms=5000)
+        submitted = store.log.submit(_submission(game_id), stale, look_ms=5000)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 3)
     last, verdict = submitted.looked
     assert (last, verdict["of"]) == (5, 3)  # the first submission's verdict is no answer
@@ -100,7 +100,7 @@ def test_a_refused_append_ends_the_wait_sent_with_it_at_once(store):
     game_id = new_game(store)
     store.projections.redis.hset(keys.game(game_id).proj, "status", "finished")
     began = time.monotonic()
-    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
+    submitted = store.log.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
     assert (submitted.appended.outcome, submitted.looked) == ("finished", None)
     assert time.monotonic() - began < 4
     assert [e["seq"] for e in store.log.entries(game_id)] == [1]
@@ -130,18 +130,19 @@ def test_an_append_takes_its_rate_limits_counts_first_and_refuses_past_them(stor
     game_id = new_game(store)
     counts = (_counted("token", 2), _counted("looked-at", 1, hit=False))
     writing = replace(_submission(game_id), counts=counts)
-    outcomes = [store.submit(writing, store.log.head(game_id)).appended for _ in range(3)]
+    outcomes = [store.log.submit(writing, store.log.head(game_id)).appended for _ in range(3)]
     assert [a.outcome for a in outcomes] == ["ok", "ok", "limited"]
     assert outcomes[-1].refused == 0
     assert store.redis.get(counts[0].key) == b"3"  # refused or not, it counts
     assert 0 < store.redis.ttl(counts[0].key) <= 60
     store.redis.set(counts[1].key, 1)
     looked_at = replace(writing, counts=(_counted("other", 5), counts[1]))
-    refused = store.submit(looked_at, store.log.head(game_id)).appended
+    refused = store.log.submit(looked_at, store.log.head(game_id)).appended
     assert (refused.outcome, refused.refused) == ("limited", 1)
     assert len(store.log.entries(game_id)) == 3
     # A missing game is refused after its counts, as every other request.
-    assert store.submit(replace(writing, game_id="nowhere"), (1, "")).appended.outcome == "limited"
+    nowhere = replace(writing, game_id="nowhere")
+    assert store.log.submit(nowhere, (1, "")).appended.outcome == "limited"
 
 
 def test_an_append_chained_again_takes_its_counts_once(store):
@@ -149,7 +150,7 @@ def test_an_append_chained_again_takes_its_counts_once(store):
     stale = store.log.head(game_id)
     submit(store, game_id)
     counts = (_counted("token", 5),)
-    submitted = store.submit(replace(_submission(game_id), counts=counts), stale)
+    submitted = store.log.submit(replace(_submission(game_id), counts=counts), stale)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 3)
     assert store.redis.get(counts[0].key) == b"1"
 
@@ -159,7 +160,7 @@ def test_a_submission_redis_lost_the_scripts_for_is_written_once_its_wait_is_ove
     blocks on a log that does not move: the wait ends, and the append is sent again."""
     game_id = new_game(store)
     store.redis.script_flush()
-    submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=50)
+    submitted = store.log.submit(_submission(game_id), store.log.head(game_id), look_ms=50)
     assert (submitted.appended.outcome, submitted.looked) == ("ok", (2, None))
     assert [e["seq"] for e in store.log.entries(game_id)] == [1, 2]
 
@@ -170,7 +171,7 @@ def test_a_submission_to_a_redis_that_cannot_be_reached_is_known_not_written():
         closed.bind(("127.0.0.1", 0))
         away = Store(redis.Redis(port=closed.getsockname()[1]))
     with pytest.raises(NothingSent):
-        away.submit(_submission("g"), (1, "h"), look_ms=50)
+        away.log.submit(_submission("g"), (1, "h"), look_ms=50)
 
 
 def test_each_process_draws_its_own_nonces():
@@ -192,7 +193,7 @@ def test_an_append_onto_a_head_of_the_right_version_but_another_hash_is_chained_
     entry: the version alone would let the append break the chain."""
     game_id = new_game(store)
     version, _ = store.log.head(game_id)
-    submitted = store.submit(_submission(game_id), (version, "a hash the log never had"))
+    submitted = store.log.submit(_submission(game_id), (version, "a hash the log never had"))
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
     assert log.broken_links(store.log.entries(game_id)) == []
 
@@ -200,11 +201,11 @@ def test_an_append_onto_a_head_of_the_right_version_but_another_hash_is_chained_
 def test_an_append_on_a_stale_head_is_chained_again_with_its_wait_and_work_item(store):
     game_id = new_game(store)
     with once_blocked(store, "xread", lambda: judge_pending(store, game_id)):
-        submitted = store.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
+        submitted = store.log.submit(_submission(game_id), store.log.head(game_id), look_ms=5000)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 2)
     assert submitted.looked[1]["of"] == 2
     stale = (2, store.log.entries(game_id)[1]["hash"])  # the verdict came after it
-    submitted = store.submit(_submission(game_id), stale, look_ms=20)
+    submitted = store.log.submit(_submission(game_id), stale, look_ms=20)
     assert (submitted.appended.outcome, submitted.appended.seq) == ("ok", 4)
     assert submitted.looked == (4, None)  # its wait went with the append that wrote
     assert scheduler.waiting(store.redis).items == 2  # one item an append that wrote

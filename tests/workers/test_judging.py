@@ -181,7 +181,7 @@ def posted(store, game_id, move):
     """Post a move as the web does: appended with its work item."""
     head = store.log.head(game_id)
     writing = Writing(game_id, (log.submission(0, move),), submission=True)
-    return store.submit(writing, head).appended
+    return store.log.submit(writing, head).appended
 
 
 def items(store, drain=None):
