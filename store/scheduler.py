@@ -20,8 +20,9 @@ that a killed process cannot keep:
 - a drain slot's flag names the worker running it and lapses 1 s after its drain last
   renewed it (every 0.25 s), or is freed at the next heartbeat once that worker's own
   heartbeat has lapsed (a flag of a job still queued lapses after `_FLAG_S`);
-- an item read and not acknowledged is taken by another drain after `LEASE_MS`, or at once by
-  the next drain of its slot (`held_by`);
+- an item read and not acknowledged is taken by another drain after `LEASE_MS`, at once by
+  the next drain of its slot (`held_by`), and at once by a drain dealt its partition once no
+  flag holds its slot (`left_behind`);
 - a game's lock (`store.locks`) lapses before that lease, so a game whose judge died is
   unlocked by the time its items are taken again.
 """
@@ -186,21 +187,48 @@ class Scheduler:
             time.sleep(pause)
             pause = min(pause * 2, _CLUSTER_POLL_S[1])
 
-    def reclaim(self, consumer: str, partitions: Sequence[int], idle_ms: int | None = None
-                ) -> list[Item]:
+    def reclaim(self, consumer: str, partitions: Sequence[int]) -> list[Item]:
         """Items of these partitions read by a drain and not acknowledged within the lease
-        (it died, or found the game locked), or `idle_ms` if shorter, taken for `consumer`."""
+        (it died, or found the game locked), taken for `consumer`."""
         if not partitions:
             return []
         pipe = self.redis.pipeline(transaction=False)
         for partition in partitions:
-            pipe.xautoclaim(keys.WORK[partition], keys.JUDGES, consumer,
-                            min(LEASE_MS, idle_ms or LEASE_MS), "0-0", count=AT_ONCE)
+            pipe.xautoclaim(keys.WORK[partition], keys.JUDGES, consumer, LEASE_MS, "0-0",
+                            count=AT_ONCE)
         found = pipe.execute(raise_on_error=False)
         if any(isinstance(claimed, redis.ResponseError) for claimed in found):
             self.ensure_groups()  # the streams are gone (a flushed Redis)
         return _items([(keys.WORK[p].encode(), claimed[1])
                        for p, claimed in zip(partitions, found, strict=True)
+                       if not isinstance(claimed, Exception)])
+
+    def left_behind(self, consumer: str, partitions: Sequence[int]) -> list[Item]:
+        """Items of these partitions read by the drain of a slot no drain runs any more (it
+        died and its flag lapsed, or it handed the slot to a job not started yet), taken for
+        `consumer` at once, however recently they were read: the lease is for the items of a
+        drain still running, which may be judging them. The drains running are those
+        `shares` deals the partitions among, so a drain dealt a slot's partitions takes up
+        what it left."""
+        if not partitions:
+            return []
+        running = {consumer_of(slot).encode() for slot in self._running()} | {consumer.encode()}
+        pipe = self.redis.pipeline(transaction=False)
+        for partition in partitions:
+            pipe.xpending_range(keys.WORK[partition], keys.JUDGES, "-", "+", AT_ONCE)
+        left = {p: [e["message_id"] for e in pending if e["consumer"] not in running]
+                for p, pending in zip(partitions, pipe.execute(raise_on_error=False),
+                                      strict=True)
+                if not isinstance(pending, Exception)}
+        left = {p: ids for p, ids in left.items() if ids}
+        if not left:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for partition, ids in left.items():
+            pipe.xclaim(keys.WORK[partition], keys.JUDGES, consumer, 0, ids)
+        return _items([(keys.WORK[p].encode(), claimed)
+                       for p, claimed in zip(left, pipe.execute(raise_on_error=False),
+                                             strict=True)
                        if not isinstance(claimed, Exception)])
 
     def queue_done(self, batch: Batch, items: Sequence[Item]) -> None:
@@ -215,12 +243,16 @@ class Scheduler:
     def shares(self, slot: int) -> list[int]:
         """The partitions the drain of `slot` reads: dealt out among the drains running, so
         that while one runs it reads them all."""
-        running = [s for s, owner in enumerate(self.redis.mget(_flags()))
-                   if owner not in (None, _QUEUED.encode())]
+        running = self._running()
         if slot not in running:
             running = sorted([*running, slot])
         place = running.index(slot)
         return [p for p in range(keys.PARTITIONS) if p % len(running) == place]
+
+    def _running(self) -> list[int]:
+        """The slots whose drain runs: a flag naming a worker (not a job still queued)."""
+        return [s for s, owner in enumerate(self.redis.mget(_flags()))
+                if owner not in (None, _QUEUED.encode())]
 
     def take(self, slot: int, worker: str) -> bool:
         """Take or renew the flag of a drain's slot for the `worker` running it; False when
@@ -287,6 +319,11 @@ def waiting(client: redis.Redis | RedisCluster) -> Waiting:
     games = {work_of(fields)[0] for read in found[1::2] for _, fields in read}
     firsts = [int(read[0][0].split(b"-")[0]) for read in found[1::2] if read]
     return Waiting(sum(found[::2]), len(games), min(firsts) / 1000 if firsts else None)
+
+
+def consumer_of(slot: int) -> str:
+    """The name a slot's drain reads the work streams as, in the group `keys.JUDGES`."""
+    return f"slot-{slot}"
 
 
 def _flags() -> list[str]:

@@ -43,7 +43,7 @@ from store import Store
 from store.batch import Answer, Batch
 from store.locks import Judging, Locked
 from store.log import Appended, AppendResult
-from store.scheduler import LEASE_MS, WAIT_AT_ONCE_S, Item
+from store.scheduler import LEASE_MS, WAIT_AT_ONCE_S, Item, consumer_of
 from telemetry import logs
 from telemetry.metrics import VERDICT_SECONDS, VERDICTS
 from workers.judging import STATES, Handed, Held, States, Verdicts, from_handed, from_read, hand
@@ -55,9 +55,6 @@ _log = logging.getLogger(__name__)
 RUN_FOR_S = 60.0
 # How often a drain takes the items other drains left past their lease.
 _RECLAIM_EVERY_S = LEASE_MS / 2000
-# At its first turn, or dealt partitions anew, a drain takes the items left this long: a dead
-# drain's were read before its flag's last renewal, at least 0.75 s before its flag lapsed.
-_LEFT_MS = 500
 # A game found locked is read again this soon (or when its lock lapses, if sooner).
 _LOCKED_AGAIN_S = 0.05
 
@@ -108,7 +105,7 @@ class Drain:
                  linger_s: float | None = None, stopping: threading.Event | None = None,
                  states: States = STATES, run_for_s: float = RUN_FOR_S):
         self.store, self.slot, self.worker = store, slot, worker
-        self.consumer = f"slot-{slot}"
+        self.consumer = consumer_of(slot)
         self.name = worker or self.consumer  # what its slot's flag says
         self.linger_s, self.run_for_s = linger_s, run_for_s
         self.stopping = stopping or threading.Event()
@@ -259,16 +256,16 @@ class Drain:
     def _reclaimed(self) -> list[Item]:
         """Now and then, the items left past their lease. At a drain's first turn, and when it
         is dealt partitions another drain read, at once: those its slot's last drain read and
-        did not acknowledge, and any left half a second (a drain starts, and partitions are dealt
-        out again, when another died or handed over; a live one commits within milliseconds
-        of its read, and one still judging then finds its game judged or locked)."""
+        did not acknowledge, and those of drains no longer running (a drain starts, and
+        partitions are dealt out again, when another died or handed over)."""
         if not self._taking_up and time.monotonic() - self._reclaimed_at < _RECLAIM_EVERY_S:
             return []
         self._reclaimed_at = time.monotonic()
+        found = self.store.scheduler.reclaim(self.consumer, self.partitions)
         if not self._taking_up:
-            return self.store.scheduler.reclaim(self.consumer, self.partitions)
+            return found
         self._taking_up = False
-        found = self.store.scheduler.reclaim(self.consumer, self.partitions, _LEFT_MS)
+        found += self.store.scheduler.left_behind(self.consumer, self.partitions)
         found += self.store.scheduler.held_by(self.consumer, self.partitions)
         return list({item.id: item for item in found}.values())
 

@@ -155,6 +155,23 @@ def test_the_groups_are_made_again_once_the_streams_are_gone(store, judges):
     assert [item.game for item in judges.read("slot-0", EVERY, 0.01)] == [game_id]
 
 
+def test_what_a_drain_no_longer_running_read_is_taken_up_at_once(store, judges):
+    games = [new_game(store, f"g{n}") for n in range(3)]
+    for game_id in games:
+        submit(store, game_id)
+    one = judges.read("slot-1", [keys.partition(games[0])], 0.01)  # its drain runs
+    two = judges.read("slot-2", [keys.partition(games[1])], 0.01)  # its drain died
+    own = judges.read("slot-0", [keys.partition(games[2])], 0.01)  # the asker's own
+    store.redis.set(draining(0), "w1")
+    store.redis.set(draining(1), "w2")
+    store.redis.set(draining(2), "queued")  # handed over: its next job has not started
+    assert judges.left_behind("slot-0", EVERY) == two
+    store.redis.delete(draining(2))
+    assert judges.left_behind("slot-0", EVERY) == []  # taken: slot-0 holds it now
+    assert {i.id for i in judges.held_by("slot-0", EVERY)} == {i.id for i in two + own}
+    assert judges.left_behind("slot-3", EVERY) == [] and one
+
+
 def test_the_next_drain_of_a_slot_takes_up_at_once_what_the_last_one_left(store, judges):
     game_id = new_game(store, "g")
     submit(store, game_id)
@@ -165,7 +182,7 @@ def test_the_next_drain_of_a_slot_takes_up_at_once_what_the_last_one_left(store,
 
 def test_a_drain_takes_its_slot_unless_another_worker_s_drain_holds_it(store):
     assert store.scheduler.take(0, "w1")
-    assert 0 < store.redis.pttl(draining(0)) <= 2_500  # lapses soon unless renewed
+    assert 0 < store.redis.pttl(draining(0)) <= 1_000  # lapses soon unless renewed
     assert store.scheduler.take(0, "w1")  # renewed
     assert not store.scheduler.take(0, "w2")  # a second job for the slot: it ends
     store.redis.set(draining(0), "queued")

@@ -18,7 +18,7 @@ from store.stored import ProjField
 from tests.api import create
 from tests.conftest import start_workers, stop
 from tests.store.conftest import append, release_lock, take_lock, wait_past, wait_until_blocked
-from workers import drain, jobs
+from workers import jobs
 from workers.drain import Drain
 from workers.queue import DRAIN_TIMEOUT_S, queue
 
@@ -56,8 +56,9 @@ def verdicts(store, game_id):
 
 
 def test_an_item_read_by_a_drain_that_died_is_judged_once_its_lease_lapses(store, monkeypatch):
-    # A drain starting takes at once what was left a second (`Drain._reclaimed`): not here.
-    monkeypatch.setattr(drain, "_LEFT_MS", scheduler.LEASE_MS)
+    # A drain starting takes at once what a drain no longer running left (`left_behind`,
+    # tested below): not here, as when that drain's flag had not lapsed yet.
+    monkeypatch.setattr(scheduler.Scheduler, "left_behind", lambda *_: [])
     game_id = pending_game(store)
     store.scheduler.ensure_groups()
     assert store.scheduler.read("slot-1", [keys.partition(game_id)], 0.01)  # ...and it dies
@@ -65,6 +66,16 @@ def test_an_item_read_by_a_drain_that_died_is_judged_once_its_lease_lapses(store
     assert verdicts(store, game_id) == []
     monkeypatch.setattr(scheduler, "LEASE_MS", 0)  # the lease lapses
     assert jobs.drain(linger_s=0) == 1
+    assert verdicts(store, game_id) == ["move-accepted"]
+    assert scheduler.waiting(store.redis).items == 0 and left_pending(store, game_id) == 0
+
+
+def test_a_drain_dealt_the_partitions_of_a_drain_that_died_takes_up_its_items_at_once(store):
+    game_id = pending_game(store)
+    store.scheduler.ensure_groups()
+    assert store.scheduler.read("slot-1", [keys.partition(game_id)], 0.01)  # ...and it dies
+    assert store.redis.get(keys.draining(1)) is None  # its flag lapsed
+    assert jobs.drain(linger_s=0) == 1  # judged at once, not after the lease
     assert verdicts(store, game_id) == ["move-accepted"]
     assert scheduler.waiting(store.redis).items == 0 and left_pending(store, game_id) == 0
 
