@@ -30,7 +30,6 @@ from service import traced
 from service.at_once import AtOnce
 from service.audience import Audiences
 from service.auth import RememberedGames
-from service.headers import SecurityHeaders
 from service.traced import Traced
 from store import Store, layout
 from store.connection import cluster_url, redis_url
@@ -125,5 +124,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # The pages are no part of the API: registered beside it, they stay out of /openapi.json.
     app.register_blueprint(pages.bp)
     app.register_blueprint(metrics.bp)
-    app.wsgi_app = Traced(SecurityHeaders(MoveLane(app)))  # type: ignore[method-assign]
+    app.wsgi_app = Traced(MoveLane(app))  # type: ignore[method-assign]
     return app

@@ -279,8 +279,8 @@ def submit(
     """Append a move (`known` remembers what its verdict's wait saw of the game; the store
     keeps `request_id` beside it, for the verdict's log line); the answer carries the server's
     receipt for the last entry it knows written (the verdict, or else the submission)."""
-    meta, game, game_id = seen.meta, seen.game, seen.id
-    move = _well_formed(game.name, body["move"])
+    meta, game_id = seen.meta, seen.id
+    move = _well_formed(meta["game"], body["move"])
     try:
         seat = seen.caller.acting_seat(body.get("seat"), len(meta["players"]),
                                        for_none=move["type"] in FOR_NONE)

@@ -1,5 +1,5 @@
-"""The headers every answer carries, whichever path wrote it (Flask's, the move lane's,
-gunicorn's own refusals), and those of the pages.
+"""The headers every answer carries, whichever path wrote it (Flask's, the move lane's: added
+by `service.traced.Traced`; gunicorn's own refusals, `service.server`), and those of the pages.
 
 - `X-Content-Type-Options: nosniff` on every answer: a browser takes each for the type it
   says, never a JSON body holding a player's name for a script or a page.
@@ -18,9 +18,6 @@ The lists are made once; an answer pays for a list extended, nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
-
 ALWAYS = (("X-Content-Type-Options", "nosniff"),)
 SECRET = (*ALWAYS, ("Cache-Control", "no-store"))
 NO_STORE = dict(SECRET[-1:])
@@ -30,20 +27,3 @@ PAGE = {"Content-Security-Policy": POLICY, "X-Frame-Options": "DENY",
         # A seat's token rides in the URL fragment; no page should pass its address on anyway.
         "Referrer-Policy": "no-referrer"}
 
-
-class SecurityHeaders:
-    """WSGI middleware in front of the app: every answer gets `ALWAYS`, and `SECRET` when
-    the request carried a token."""
-
-    def __init__(self, app: Callable[..., Iterable[bytes]]):
-        self.app = app
-
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
-                 ) -> Iterable[bytes]:
-        extra = SECRET if "HTTP_AUTHORIZATION" in environ else ALWAYS
-
-        def started(status: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
-            headers.extend(extra)
-            return start_response(status, headers, *exc_info)
-
-        return self.app(environ, started)

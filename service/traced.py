@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import Flask, request
 
+from service.headers import ALWAYS, SECRET
 from telemetry import logs
 from telemetry.metrics import REQUEST_SECONDS
 
@@ -58,7 +59,9 @@ def current_id() -> str | None:
 
 
 class Traced:
-    """The outermost WSGI middleware: the request's id, its line and its duration."""
+    """The outermost WSGI middleware: the request's id, its line and its duration, and the
+    security headers every answer carries (`service.headers`: `ALWAYS`, and `SECRET` when the
+    request carried a token)."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]]):
         self.app = app
@@ -72,9 +75,11 @@ class Traced:
         fields: dict[str, Any] = {"request_id": rid}
         token = logs.REQUEST.set(fields)
         status = ["500"]
+        secure = SECRET if "HTTP_AUTHORIZATION" in environ else ALWAYS
 
         def started(line: str, headers: list[tuple[str, str]], *exc_info: Any) -> Any:
             status[0] = line[:3]
+            headers.extend(secure)
             headers.append((_HEADER, rid))
             return start_response(line, headers, *exc_info)
 
