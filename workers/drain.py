@@ -4,7 +4,8 @@ A turn of the loop finds work, reads what it must, judges, commits and settles:
 1. **Find work** (`find_work`): the new work items of the partitions this drain reads
    (`store.scheduler`), waiting up to 0.25 s for one, and now and then those another drain
    read and left unacknowledged past their lease (it died, or found the game locked); at its
-   first turn, those its slot's last drain left, at once. An item
+   first turn, and dealt partitions anew, at once those its slot's last drain left and those
+   of drains no longer running. An item
    whose submission follows the state this process left its game in (`judging.hand`) is
    judged from that state: no read, no lock. The other games are read.
 2. **Read** (`read`) those games, each under its lock, in one round trip.
