@@ -171,8 +171,8 @@ def documented_by(*decorators: Callable[[Callable[..., Response]], Callable[...,
                   ) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
     """flask-smorest's decorators (`arguments`, `response`, ...) for what they document alone:
     the view gets the description they would give it, but none of their wrappers, and reads
-    its input itself (`read`). For the route of every move: a dozen wrappers and webargs'
-    parsing of three locations were a large share of the web's CPU on a move
+    its input itself (`read_move`, `read`). For the route of every move: a dozen wrappers and
+    webargs' parsing of three locations were a large share of the web's CPU on a move
     (docs/benchmarks.md, 2026-12-06)."""
 
     def documented(view: Callable[..., Response]) -> Callable[..., Response]:

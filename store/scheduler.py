@@ -216,11 +216,13 @@ class Scheduler:
         pipe = self.redis.pipeline(transaction=False)
         for partition in partitions:
             pipe.xpending_range(keys.WORK[partition], keys.JUDGES, "-", "+", AT_ONCE)
-        left = {p: [e["message_id"] for e in pending if e["consumer"] not in running]
-                for p, pending in zip(partitions, pipe.execute(raise_on_error=False),
-                                      strict=True)
-                if not isinstance(pending, Exception)}
-        left = {p: ids for p, ids in left.items() if ids}
+        left: dict[int, list[bytes]] = {}
+        for partition, pending in zip(partitions, pipe.execute(raise_on_error=False),
+                                      strict=True):
+            ids = [] if isinstance(pending, Exception) else [
+                e["message_id"] for e in pending if e["consumer"] not in running]
+            if ids:
+                left[partition] = ids
         if not left:
             return []
         pipe = self.redis.pipeline(transaction=False)
