@@ -25,7 +25,7 @@ def _store() -> Store:
     return Store.connect(redis_url(), cluster_url())
 
 
-# Set when the worker is asked to stop: a drain ends within a second.
+# Set when the worker is asked to stop: a drain ends within a turn (`WAIT_AT_ONCE_S` when idle).
 STOPPING = threading.Event()
 # An audit's progress is written at most this often: one record every 200 entries cost the
 # audit of a finished Coloretto game seven round trips, more than its rebuild.
