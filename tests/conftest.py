@@ -91,6 +91,7 @@ def start_workers(redis_url: str, count: int, *role: str) -> list[subprocess.Pop
         subprocess.Popen([sys.executable, "-m", "workers", *role], cwd=ROOT, env=env)
         for _ in range(count)
     ]
+    _STARTED.extend(procs)
     store = Store(redis.Redis.from_url(redis_url))
     live = store.audits.live_auditors if role else store.scheduler.live_workers
     deadline = time.monotonic() + _WORKERS_UP_SECONDS
@@ -103,6 +104,20 @@ def start_workers(redis_url: str, count: int, *role: str) -> list[subprocess.Pop
         pytest.fail(f"{beating} of {count} {role[0] if role else 'judging'} workers beat"
                     f" within {_WORKERS_UP_SECONDS} s")
     return procs
+
+
+# Every worker the suite started: one still running when the session ends is stopped then.
+_STARTED: list[subprocess.Popen] = []
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop any worker the suite started that is still running (a fixture's teardown that did
+    not run, an interrupted session): two auditors once outlived a whole suite, parentless."""
+    left = [proc for proc in _STARTED if proc.poll() is None]
+    if left:
+        sys.stderr.write(f"\nstopping {len(left)} workers the suite left running: "
+                         f"{', '.join(str(proc.pid) for proc in left)}\n")
+        stop(left)
 
 
 def stop(procs: list[subprocess.Popen]) -> None:
