@@ -97,10 +97,19 @@ def test_jokers_spread_over_colours_when_that_scores_more():
 
 
 def test_three_players_never_assign_a_joker_to_the_removed_colour():
-    colours = tuple(c for c in COLOURS if c != "green")
-    assigned, _ = best_assignment({"blue": 6}, 3, colours)
-    assert "green" not in assigned
-    assert points(hand(joker=3, blue=6), colours) == 27
+    """The text: "In 3 giocatori togliere dal gioco le carte di un colore qualsiasi". Three
+    jokers beside six brown would be blue, the first colour, were blue in play; with blue
+    removed they are grey."""
+    colours = tuple(c for c in COLOURS if c != "blue")
+    assigned, _ = best_assignment({"brown": 6}, 3, colours)
+    assert assigned == {"grey": 3}
+    assert points(hand(joker=3, brown=6), colours) == 27
+    state = dealt(3, removed_color="blue", deals=1)
+    state = replace(state, collected=(hand(joker=3, brown=6), *state.collected[1:]))
+    mine = {c.label: c for c in GAME.score(state).seats[0].components}
+    assert "blue" not in mine
+    assert mine["grey"].detail == "3 cards (0 + 3 jokers), counted positive: 6"
+    assert sum(c.points for c in mine.values()) == 27
 
 
 def _brute_force(counts: dict[str, int], jokers: int) -> int:

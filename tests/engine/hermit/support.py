@@ -11,6 +11,7 @@ from engine.games.hermit import GAME, State
 from engine.games.hermit.cards import CANONICAL
 from engine.games.hermit.game import Group
 from engine.games.hermit.scoring import Card
+from engine.scoring import Component
 from tests.engine.refusals import refused as refused_by
 
 EACH = {2: 16, 3: 12, 4: 9, 5: 7}
@@ -63,6 +64,13 @@ def laid_out(
         choosing=None,
         turn=turn,
     )
+
+
+def with_totals(state: State, *totals: int) -> State:
+    """`state` with earlier hands worth `totals`, seat by seat."""
+    return replace(state, scored=tuple(
+        (Component("earlier", "earlier hands", t, 1),) for t in totals
+    ))
 
 
 class Driver:

@@ -1,13 +1,10 @@
 """Scoring a hand with provenance, the variants, the end of the game and its ranking."""
 
-from dataclasses import replace
-
 import pytest
 
 from engine.games.hermit import GAME
 from engine.games.hermit.scoring import Card, score_hand
-from engine.scoring import Component
-from tests.engine.hermit.support import Driver, facts_of, laid_out
+from tests.engine.hermit.support import Driver, facts_of, laid_out, with_totals
 
 MOONS = ("author", "lunatic", "diplomat", "huntress")
 SUNS = ("painter", "penitent", "diplomat", "bard")
@@ -110,12 +107,6 @@ def test_house_party_ignores_personalities_left_on_the_table():
     scored = facts_of(facts, "hand-scored")[0]
     assert scored.discarded == ("merchant",)
     assert scored.house_party == 0 and scored.points == (0, 3, 3)
-
-
-def with_totals(state, *totals):
-    return replace(state, scored=tuple(
-        (Component("earlier", "earlier hands", t, 1),) for t in totals
-    ))
 
 
 def test_the_game_ends_after_the_hand_in_which_someone_reaches_the_target():

@@ -8,7 +8,15 @@ from engine.game import SPECTATOR, TABLE
 from engine.games.hermit import GAME
 from engine.games.hermit.game import Laid
 from engine.games.hermit.scoring import Card
-from tests.engine.hermit.support import Driver, dealt, deck, facts_of, laid_out, refused
+from tests.engine.hermit.support import (
+    Driver,
+    dealt,
+    deck,
+    facts_of,
+    laid_out,
+    refused,
+    with_totals,
+)
 
 FULL = [(["author", "castle", "painter"], 1)]
 
@@ -118,6 +126,16 @@ def test_two_player_game_is_four_hands():
     assert GAME.is_over(play.state) and GAME.score(play.state).final
 
 
+def test_two_players_play_four_hands_however_high_the_totals():
+    """The text: "Vince il giocatore con il punteggio piú basso dopo che ciascuno ha dato le
+    carte due volte"; 66 points do not end it."""
+    state = with_totals(replace(laid_out(2, [["pact"], []], FULL), hand=2), 70, 0)
+    play = Driver(state)
+    scored = facts_of(play(0, "play", "pact", 0), "hand-scored")[0]
+    assert scored.totals == (75, 0) and not scored.game_over
+    assert not GAME.is_over(play.state) and GAME.round(play.state) == 3
+
+
 def test_two_player_house_party_gives_a_lone_collectors_points_to_the_opponent():
     state = coach(laid_out(2, [["pact"], []], FULL, house_party=True), "diplomat", "sea",
                   "end", "mill")
@@ -126,6 +144,32 @@ def test_two_player_house_party_gives_a_lone_collectors_points_to_the_opponent()
     # Judged before the Stagecoach is given out; the Stagecoach is discarded.
     assert scored.house_party == 0 and scored.stagecoach_to is None
     assert scored.points == (0, 5)
+
+
+NOTHING = ("origin", "forest", "desert", "journey", "battle", "market", "sea", "end")
+
+
+def house_party_hand(group, seat_1_pile):
+    """Two-player House Party: seat 0 takes the last quartet, `group` and the pact, its only
+    group; seat 1 took two groups, `seat_1_pile`; the Stagecoach holds the diplomat (8)."""
+    state = coach(laid_out(2, [["pact"], []], [(group, 1)], house_party=True), "diplomat",
+                  "betrayal", "discovery", "mountain")
+    state = replace(state, piles=((), tuple(Card(c, (1,)) for c in seat_1_pile)))
+    return facts_of(Driver(state)(0, "play", "pact", 0), "hand-scored")[0]
+
+
+def test_two_player_house_party_with_both_seats_collecting_gives_the_stagecoach_as_usual():
+    """Only "se solo un giocatore colleziona punti" does "la Diligenza é scartata"."""
+    scored = house_party_hand(["author", "castle", "painter"], ("lunatic", *NOTHING[1:]))
+    assert scored.house_party is None and scored.stagecoach_to == 0
+    assert scored.points == (2 + 3 + 8, 6)
+
+
+def test_two_player_house_party_with_neither_seat_collecting_gives_the_stagecoach_as_usual():
+    # Judged before the Stagecoach is given out: it makes seat 0 no lone collector.
+    scored = house_party_hand(["mill", "cave", "castle"], NOTHING)
+    assert scored.house_party is None and scored.stagecoach_to == 0
+    assert scored.points == (8, 0)
 
 
 def test_a_laid_stagecoach_card_traces_to_its_stagecoach_move_and_the_end_of_the_hand():

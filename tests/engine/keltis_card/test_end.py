@@ -81,6 +81,18 @@ def test_open_question_8_the_deck_running_out_mid_wish_skips_the_second_draw():
     assert GAME.to_act(state) == (1,)
 
 
+def test_the_deck_running_out_on_the_second_draw_after_a_wish_ends_the_game():
+    """Seed text: "La partita si conclude quando viene pescata l’ultima carta presente nel
+    mazzo di pesca"."""
+    state = with_deck(with_hand(dealt(3), 0, *HAND), "G9", "Y5")
+    state, _ = run(state, 0, {"type": "wish", "cards": ["G4", "P4"]}, draw())
+    assert state.phase == "playing" and state.to_draw == 1
+    state, facts = run(state, 0, draw())
+    assert state.phase == "end-phase" and len(state.hands[0]) == 8
+    assert facts[-1].reason == "deck-exhausted" and facts[-1].order == (1, 2, 0)
+    assert GAME.to_act(state) == (1,)
+
+
 @pytest.mark.parametrize(
     ("seats", "ender", "order"),
     [(2, 0, (1, 0)), (2, 1, (0, 1)), (3, 2, (0, 1, 2)), (4, 1, (2, 3, 0, 1)),

@@ -29,6 +29,17 @@ def test_the_fifth_pawn_entering_the_goal_zone_ends_the_game_before_its_tile_act
     refused(after, 0, {"type": "draw", "from": "deck"}, "game-finished")
 
 
+@pytest.mark.parametrize("tile", ["wish-Y", "discard"])
+def test_the_fifth_pawn_takes_no_wish_stone_and_owes_no_discard_on_its_tile(tile):
+    state = with_tiles(four_in_goal(), {"c43": tile})
+    after, facts = play(state, 0, {"type": "move", "pawn": "s1", "to": "c43", "card": "V7"})
+    assert after.ended_by == "goal-zone"
+    assert [f["type"] for f in facts] == ["moved", "game-ended"]
+    assert after.players[0].stones == () and after.tiles[0].taken_by is None
+    assert after.due_at is None and GAME.legal_moves(after, 0) == ()
+    refused(after, 0, {"type": "discard-tile", "card": "G9"}, "game-finished")
+
+
 def test_the_fourth_pawn_in_the_goal_zone_does_not_end_it():
     state = with_seat(four_in_goal(), 1, pawns={"s3": "c41"})
     after, facts = play(state, 0, {"type": "move", "pawn": "s1", "to": "c43", "card": "V7"})

@@ -40,6 +40,15 @@ def test_a_joker_cell_takes_any_colour_into_that_colours_row(state):
     assert after.players[0].rows[3] == ("B10",)
 
 
+def test_a_joker_cell_still_wants_the_card_to_fit_its_row(state):
+    state = with_seat(state, 0, pawns={"s1": "c2"}, rows={"B": ("B5", "B6")})
+    move = {"type": "move", "pawn": "s1", "to": "c6", "card": "B3"}
+    detail = refused(state, 0, move, "row-direction")
+    assert "blue row is ascending" in detail
+    assert move not in GAME.legal_moves(state, 0)
+    assert {**move, "card": "B10"} in GAME.legal_moves(state, 0)
+
+
 def test_the_card_must_fit_its_display_row(state):
     state = with_seat(state, 0, rows={"G": ("G2", "G5")})
     detail = refused(state, 0, {"type": "move", "pawn": "s1", "to": "c2", "card": "G2"},

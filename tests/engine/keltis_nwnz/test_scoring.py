@@ -42,6 +42,15 @@ def test_a_set_scores_10_once_per_colour_however_many_stones():
     assert got["wish-stone colours"].points == -3
 
 
+def test_each_colour_of_three_or_more_stones_is_a_set_of_its_own():
+    # Three blue, three red and a yellow: three colours 3, two sets 2 x 10.
+    player = with_seat(dealt(), 0, stones=stones(*"BBBRRRY")).players[0]
+    got = components(player)
+    assert got["wish-stone set B"].points == 10 and got["wish-stone set R"].points == 10
+    assert got["wish-stone set R"].events == (13, 14, 15)
+    assert sum(c.points for label, c in got.items() if label.startswith("wish-stone")) == 23
+
+
 def test_no_wish_stone_at_all_costs_4():
     assert components(dealt().players[0])["wish-stone colours"].points == -4
 

@@ -92,6 +92,15 @@ def test_a_clover_move_is_due_before_anything_else_and_goes_forward_only():
     refused(after, 0, {"type": "clover", "pawn": "s7", "to": "c5"}, "no-such-pawn")
 
 
+def test_a_clover_cannot_move_a_pawn_on_a_final_cell():
+    state = start({"c1": "clover"}, s2="c53")
+    after, _ = play(state, 0, {"type": "move", "pawn": "s1", "to": "c1", "card": "R3"})
+    refused(after, 0, {"type": "clover", "pawn": "s2", "to": "c52"}, "not-ahead",
+            "final cell c53")
+    offered = {m["pawn"] for m in GAME.legal_moves(after, 0)}
+    assert "s2" not in offered and offered == {"s1", "s3", "s4", "big"}
+
+
 def test_a_clover_chains_into_the_next_tile():
     state = start({"c1": "clover", "c5": "clover", "c9": "points-2"})
     after, _ = play(

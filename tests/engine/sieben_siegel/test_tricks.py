@@ -117,17 +117,17 @@ def test_example_1_frank_returns_yellow_for_yellow_blue_for_blue_and_takes_black
     assert held(play.state, 0) == {"yellow": 2, "blue": 1, "black": 1}
 
 
+def refused_unfollowed(state, seat, card, led):
+    """`card` is refused from `seat`, who holds the `led` colour and so must follow it."""
+    illegal(state, seat, {"type": "play", "card": card}, "must-follow-suit",
+            f"you hold {led}, so you must follow {led}")
+
+
 def test_a_seat_holding_the_led_colour_must_follow_it():
     state = at_tricks((("Y5", "R9"), ("Y7", "G1"), ("B1", "B2")))
     play = Driver(state)
     play.play(0, "Y5")
-    illegal(
-        play.state,
-        1,
-        {"type": "play", "card": "G1"},
-        "must-follow-suit",
-        "you hold yellow, so you must follow yellow",
-    )
+    refused_unfollowed(play.state, 1, "G1", "yellow")
     assert GAME.legal_moves(play.state, 1) == ({"type": "play", "card": "Y7"},)
 
 
@@ -142,6 +142,32 @@ def test_a_seat_without_the_led_colour_may_play_any_card_trumping_is_not_compuls
     play.play(1, "G1")
     play.play(2, "B2")
     assert play.facts[-2] == TrickWon(0, 1, "Y", ("Y5", "G1", "B2"))
+
+
+def red_led():
+    """Seat 0 leads red 5; seat 1 holds red 2 and green 1; seat 2 holds no red."""
+    play = Driver(at_tricks((("R5", "B1"), ("R2", "G1"), ("Y3", "B2"))))
+    play.play(0, "R5")
+    return play
+
+
+def test_a_red_lead_must_be_followed_by_a_seat_holding_red():
+    """Red is trump and is followed like any colour: "Ciascuno deve, al proprio turno, giocare
+    una carta del colore chiesto, se è possibile"."""
+    play = red_led()
+    refused_unfollowed(play.state, 1, "G1", "red")
+    assert GAME.legal_moves(play.state, 1) == ({"type": "play", "card": "R2"},)
+
+
+def test_a_seat_void_in_red_may_play_any_card_on_a_red_lead():
+    play = red_led()
+    play.play(1, "R2")
+    assert GAME.legal_moves(play.state, 2) == (
+        {"type": "play", "card": "Y3"},
+        {"type": "play", "card": "B2"},
+    )
+    play.play(2, "Y3")
+    assert TrickWon(0, 1, "R", ("R5", "R2", "Y3")) in play.facts
 
 
 def test_the_highest_red_wins_over_any_card_of_the_led_colour():
@@ -367,13 +393,7 @@ def test_at_every_player_count_follow_trump_win_choose_a_seal_and_lead(seats):
     held_seals = ((), (), seals("red", "yellow"), (), ())[:seats]
     play = Driver(at_tricks(tuple(hands), held=held_seals))
     play.play(0, "Y5")
-    illegal(
-        play.state,
-        1,
-        {"type": "play", "card": "G1"},
-        "must-follow-suit",
-        "you hold yellow, so you must follow yellow",
-    )
+    refused_unfollowed(play.state, 1, "G1", "yellow")
     play.play(1, "Y9")
     assert len(GAME.legal_moves(play.state, 2)) == 2  # void in yellow: any card
     play.play(2, "R2")
