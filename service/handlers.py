@@ -62,7 +62,7 @@ def create_game(store: Store, signer: Keyring, body: dict[str, Any]) -> dict[str
         raise Problem(400, "bad-options", str(bad)) from None
     recorded = _recorded(game, body)
     seed = "" if recorded else body.get("seed") or secrets.token_hex(32)
-    decks = body.get("decks") or ([body["deck"]] if body.get("deck") else [])
+    decks = _decks_given(body)
     _check_decks(game.canonical_deck(len(players), options), decks)
     at = now()
     dealt = Table(len(players), options, seed, tuple(map(tuple, decks)), recorded=recorded)
@@ -157,6 +157,16 @@ def new_id() -> str:
         found = secrets.token_urlsafe(9)
         if not found.startswith("-"):
             return found
+
+
+def _decks_given(body: dict[str, Any]) -> list[list[str]]:
+    """The decks a creation deals from, first deal first: `decks`, or `deck`, short for a
+    one-element `decks` (an empty one is no permutation of the game's cards); none when
+    neither is given, and 400 `bad-deck` when both are."""
+    if "deck" in body and "decks" in body:
+        raise Problem(400, "bad-deck", "give `deck` (the first deal's) or `decks` (one a deal),"
+                      " not both")
+    return [body["deck"]] if "deck" in body else body.get("decks") or []
 
 
 def _check_decks(canonical: tuple[str, ...], decks: list[list[str]]) -> None:
@@ -337,12 +347,13 @@ def submit(
 def _named_as_at_the_table(store: Store, seen: CallersGame, seat: int, move: dict[str, Any]
                            ) -> None:
     """A recorded game's move naming a card that no card at the table can be
-    (`engine.recorded.MISNAMED`) is a 422 with nothing written. It is judged on the head's
-    state when no submission waits for its verdict; else the worker judges it as any move."""
-    version, saved = _state(store, seen.id)
-    head = store.log.head(seen.id)
-    if head is None or head[0] != version:
+    (`engine.recorded.MISNAMED`) is a 422 with nothing written. It is judged on the state at
+    the log's head, once every submission there has its verdict (`_caught_up`); one that
+    waits longer than that is judged by the worker as any move."""
+    caught_up = _caught_up(store, seen.id)
+    if caught_up is None:
         return
+    version, saved = caught_up
     game = seen.game
     try:
         game.judge(game.decode(saved),
@@ -350,6 +361,26 @@ def _named_as_at_the_table(store: Store, seen: CallersGame, seat: int, move: dic
     except IllegalMove as refused:
         if refused.code in MISNAMED:
             raise Problem(422, refused.code, refused.detail) from None
+
+
+# How long a recorded game's move waits for the verdicts on the submissions before it (a
+# verdict takes milliseconds while workers run), to be judged on the state after them.
+CAUGHT_UP_S = 2.0
+
+
+def _caught_up(store: Store, game_id: str) -> tuple[int, Any] | None:
+    """The log's version and the engine state there (encoded) once every submission in the
+    log is judged, waiting up to `CAUGHT_UP_S` for their verdicts; None past that."""
+    deadline = time.monotonic() + CAUGHT_UP_S
+    while (head := store.log.head(game_id)) is not None:
+        version, saved = _state(store, game_id)
+        if version == head[0]:
+            return version, saved
+        left_ms = int((deadline - time.monotonic()) * 1000)
+        if left_ms <= 0:
+            break
+        store.log.wait_past(game_id, head[0], left_ms)
+    return None
 
 
 def _signed(seen: CallersGame, seat: int | str, body: dict[str, Any], move: dict[str, Any]

@@ -140,6 +140,16 @@ def workers(redis_url):
     stop(procs)
 
 
+@pytest.fixture
+def quiet_url(redis_url, monkeypatch):
+    """A Redis database no worker process listens on, emptied, named by REDIS_URL (where a
+    drain run in the test's process looks): each step happens only when the test makes it."""
+    url = redis_url.rsplit("/", 1)[0] + "/1"
+    redis.Redis.from_url(url).flushdb()
+    monkeypatch.setenv("REDIS_URL", url)
+    return url
+
+
 @pytest.fixture(scope="session")
 def app(redis_url, workers):
     from service import create_app

@@ -74,6 +74,20 @@ def test_a_deck_that_is_not_a_permutation_is_refused(client):
     assert "permutation" in answer.json["detail"]
 
 
+def test_an_empty_deck_or_both_deck_and_decks_are_refused(client):
+    """CONTRACT.md section 3: `deck` "must be a permutation of exactly the cards that shuffle
+    would have produced; anything else is a 400", `deck` being "short for a one-element
+    `decks`"."""
+    coloretto = ["blue"] * 9 + ["brown"] * 9 + ["grey"] * 9 + ["green"] * 9 + \
+        ["orange"] * 9 + ["pink"] * 9 + ["yellow"] * 9 + ["+2"] * 10 + ["joker"] * 3
+    for dealt in ({"deck": []}, {"deck": coloretto, "decks": [coloretto]}):
+        answer = client.post("/v1/games", json={
+            "game": "coloretto", "players": ["a", "b", "c", "d"], **dealt})
+        assert answer.status_code == 400, dealt
+        assert answer.json["code"] == "bad-deck", dealt
+    assert "not both" in answer.json["detail"]
+
+
 def test_bad_creations_are_problems(client):
     cases = [
         ({"game": "chess", "players": ["a", "b"]}, "invalid-request"),

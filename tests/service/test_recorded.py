@@ -5,15 +5,21 @@ replay, audit, verification and import re-judging every entry."""
 
 import dataclasses
 import random
+import threading
+
+import redis
 
 from engine import log
 from engine.game import TABLE
 from engine.games import GAMES
 from engine.playout import play, record, transcribe
+from service import create_app, handlers
 from tests.api import create, unwritten
 from tests.engine.transcribed import brief
 from tests.service import test_import
 from tests.service.test_import import put
+from tests.store.conftest import wait_until_blocked
+from workers import jobs
 
 START = ["pink", "blue", "grey"]
 importing = test_import.importing  # the suite's service, taking imports
@@ -49,9 +55,9 @@ def entered_at_the_table(client, game, seeded, players, ordered=True) -> tuple[d
     return document, want
 
 
-def setup(client, game, cards=START, removed="green"):
+def setup(client, game, cards=START, removed="green", wait=5):
     return table(client, game, {"type": "setup", "starting_cards": cards,
-                                "removed_color": removed})
+                                "removed_color": removed}, wait=wait)
 
 
 def test_a_recorded_game_has_no_seed_nor_commitment_and_says_so(client):
@@ -133,6 +139,65 @@ def test_a_card_seen_too_often_or_left_out_is_a_422_naming_where_and_changes_not
               "card-not-in-game")
     after = client.get(game.url("/state"), headers=game.table).json
     assert after["state"] == before["state"]
+
+
+def judged_here(client, game, seat, move):
+    """A move posted to a store no worker reads, then judged by a drain run here."""
+    posted = game.move(seat, move, wait=0)
+    assert posted.status_code == 202, posted.json
+    assert jobs.drain(linger_s=0) == 1
+    return posted
+
+
+def three_jokers_drawn(client, game):
+    """Set up, and each seat has drawn a joker (the title's three); seat 2's place waits."""
+    assert setup(client, game, wait=0).status_code == 202
+    assert jobs.drain(linger_s=0) == 1
+    for seat, row in ((0, 0), (1, 1)):
+        judged_here(client, game, seat, {"type": "draw", "card": "joker"})
+        judged_here(client, game, seat, {"type": "place", "row": row})
+    judged_here(client, game, 2, {"type": "draw", "card": "joker"})
+    waiting = game.move(2, {"type": "place", "row": 2}, wait=0)
+    assert waiting.status_code == 202
+    return waiting.json["seq"]
+
+
+def test_a_card_named_too_often_behind_a_move_awaiting_its_verdict_is_refused_after_it(
+        quiet_url):
+    """A fourth joker, drawn by seat 0 while seat 2's place still waits for its verdict: only
+    the state after that place says it is seat 0's turn and the card is seen too often, so
+    the web waits for that verdict, then refuses the draw with nothing written."""
+    client = create_app({"TESTING": True, "REDIS_URL": quiet_url}).test_client()
+    game = recorded(client)
+    place = three_jokers_drawn(client, game)
+    answers = []
+    fourth = threading.Thread(target=lambda: answers.append(
+        game.move(0, {"type": "draw", "card": "joker"}, wait=0)))
+    fourth.start()
+    quiet = redis.Redis.from_url(quiet_url)
+    wait_until_blocked(quiet, "xread", db=quiet_url.rsplit("/", 1)[1])  # the draw waits
+    assert jobs.drain(linger_s=0) == 1  # the place judged
+    fourth.join(10)
+    refused = answers[0]
+    assert refused.status_code == 422 and refused.json["code"] == "card-seen", refused.json
+    assert "seq" not in refused.json and "receipt" not in refused.json
+    logged = client.get(game.url("/events?limit=100"), headers=game.table).json["events"]
+    assert logged[-1]["type"] == "move-accepted" and logged[-1]["of"] == place
+
+
+def test_a_card_named_too_often_behind_a_verdict_that_does_not_come_is_judged_by_a_worker(
+        quiet_url, monkeypatch):
+    """Past `CAUGHT_UP_S` without the verdict before it, the move is written and its
+    worker rejects it, as any refused move: kept in the log."""
+    monkeypatch.setattr(handlers, "CAUGHT_UP_S", 0.05)
+    client = create_app({"TESTING": True, "REDIS_URL": quiet_url}).test_client()
+    game = recorded(client)
+    three_jokers_drawn(client, game)
+    written = game.move(0, {"type": "draw", "card": "joker"}, wait=0)
+    assert written.status_code == 202
+    assert jobs.drain(linger_s=0) == 2
+    verdict = client.get(game.url(f"/moves/{written.json['seq']}"), headers=game.table).json
+    assert verdict["status"] == "rejected" and verdict["code"] == "card-seen"
 
 
 def test_a_seeded_game_takes_no_setup_and_no_named_card(client):

@@ -17,18 +17,10 @@ from store import Store, keys, scheduler
 from store.stored import ProjField
 from tests.api import create
 from tests.conftest import start_workers, stop
-from tests.store.conftest import append, release_lock, take_lock, wait_past, wait_until_blocked
+from tests.store.conftest import append, release_lock, take_lock, wait_until_blocked
 from workers import jobs
 from workers.drain import Drain
 from workers.queue import DRAIN_TIMEOUT_S, queue
-
-
-@pytest.fixture
-def quiet_url(redis_url, monkeypatch):
-    url = redis_url.rsplit("/", 1)[0] + "/1"
-    redis.Redis.from_url(url).flushdb()
-    monkeypatch.setenv("REDIS_URL", url)
-    return url
 
 
 @pytest.fixture
@@ -86,7 +78,7 @@ def test_a_starting_worker_judges_what_was_written_while_none_ran(store, quiet_u
     try:
         deadline = time.monotonic() + 15
         while verdicts(store, game_id) == [] and time.monotonic() < deadline:
-            wait_past(store, game_id, 2, 500)
+            store.log.wait_past(game_id, 2, 500)
     finally:
         stop(worker)
     assert verdicts(store, game_id) == ["move-accepted"]
@@ -106,6 +98,12 @@ def test_a_retried_submission_still_pending_is_answered_as_before_and_judged_onc
     assert scheduler.waiting(store.redis).items == 1  # one item: the append wrote it once
     assert jobs.drain(linger_s=0) == 1
     assert client.get(game.url("/moves/2"), headers=game.seat(0)).json["status"] == "accepted"
+    # Once judged, the same post again answers the verdict (docs/design.md, Notes on the
+    # contract), still appending nothing.
+    judged = client.post(game.url("/moves"), json={"move": {"type": "draw"}}, headers=key)
+    assert judged.status_code == 201 and judged.json["status"] == "accepted"
+    assert judged.json["seq"] == first.json["seq"]
+    assert client.get(game.url()).json["version"] == 3
 
 
 def test_a_game_that_cannot_be_judged_does_not_stop_the_drain_for_the_others(store):
@@ -137,7 +135,7 @@ def judged_by_a_new_worker(store, quiet_url, game_id):
         while time.monotonic() - start < 15:
             if verdicts(store, game_id):
                 return time.monotonic() - start
-            wait_past(store, game_id, 2, 200)
+            store.log.wait_past(game_id, 2, 200)
         return None
     finally:
         stop(worker)
@@ -166,9 +164,9 @@ def test_a_drain_waits_for_the_next_move_and_judges_it_in_the_same_job(store):
     done = {}
     draining = threading.Thread(target=lambda: done.update(written=jobs.drain(linger_s=3)))
     draining.start()
-    wait_past(store, first, 2, 2000)  # its verdict: the drain now waits for more
+    store.log.wait_past(first, 2, 2000)  # its verdict: the drain now waits for more
     second = pending_game(store, seed="second")  # a move a moment later, as a person plays
-    wait_past(store, second, 2, 2000)
+    store.log.wait_past(second, 2, 2000)
     assert verdicts(store, second) == ["move-accepted"] and draining.is_alive()
     draining.join(10)
     assert done == {"written": 2}
