@@ -486,6 +486,7 @@ class Imported(Schema):
     version = fields.Integer()
     hash = fields.String()
     imported = fields.Boolean(metadata={"description": "false: it was already here"})
+    receipt = fields.Nested(Receipt, metadata={"description": "for the log's last entry"})
 
 
 class Problem(Schema):
@@ -789,3 +790,4 @@ class EventImported(Schema):
     hash = fields.String()
     games = fields.Integer()
     imported = fields.Boolean()
+    receipt = fields.Nested(Receipt, metadata={"description": "for the event log's last entry"})

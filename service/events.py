@@ -13,7 +13,7 @@ from schemas import api
 from service import event_handlers, streams, uploads
 from service.headers import NO_STORE
 from service.problems import PROBLEM_JSON
-from service.web import TOKEN, Blueprint, answer, by_operator, keyring, store
+from service.web import TOKEN, Blueprint, answer, by_operator, keyring, store, with_receipt
 
 bp = Blueprint("events", __name__, url_prefix="/v1/events", description=__doc__)
 
@@ -161,5 +161,5 @@ def import_event(document: dict, event_id: str):
     whole, its games imported as `PUT /v1/games/{id}/replay` imports one, its log stored with
     its entries and hashes unchanged."""
     status, imported = event_handlers.import_event(store(), event_id, document)
-    return answer(imported, status, {"Location": f"/v1/events/{event_id}"} if status == 201
-                  else None)
+    return answer(with_receipt(event_id, imported), status,
+                  {"Location": f"/v1/events/{event_id}"} if status == 201 else None)

@@ -10,7 +10,16 @@ from service.auth import CallersGame
 from service.headers import NO_STORE
 from service.openapi import game_links
 from service.problems import PROBLEM_JSON
-from service.web import Blueprint, about_game, answer, by_operator, keyring, remembered_games, store
+from service.web import (
+    Blueprint,
+    about_game,
+    answer,
+    by_operator,
+    keyring,
+    remembered_games,
+    store,
+    with_receipt,
+)
 
 bp = Blueprint("games", __name__, url_prefix="/v1/games", description=__doc__)
 
@@ -146,7 +155,7 @@ def import_replay(document: dict, game_id: str):
     """
     status, imported = imports.import_game(store(), game_id, document)
     headers = {"Location": f"/v1/games/{game_id}"} if status == 201 else None
-    return answer(imported, status, headers)
+    return answer(with_receipt(game_id, imported), status, headers)
 
 
 @bp.get("/<game_id>/events")

@@ -46,6 +46,13 @@ def keyring() -> Keyring:
     return current_app.extensions["keyring"]
 
 
+def with_receipt(log_id: str, imported: dict[str, Any]) -> dict[str, Any]:
+    """An import's answer with the server's receipt for the last entry of the log it holds
+    (CONTRACT.md section 11: every answer that appends carries one)."""
+    return {**imported, "receipt": keyring().receipt(log_id, imported["version"],
+                                                     imported["hash"])}
+
+
 # Whatever a route about a game does, its game may be missing, its token wrong, or its rules
 # unknown to this server (engine.log.UnknownRules).
 _ABOUT_GAME = {str(s.value): s.name for s in (

@@ -93,9 +93,10 @@ def create(http, game: str = "coloretto", players=("ann", "bob", "cid"), **body:
     return Game(http, created, {s["seat"]: s["token"] for s in created["seats"]})
 
 
-def head_unsigned(replay: bytes) -> bytes:
-    """A replay document's JSON with its head's signing time and signature left out: the head
-    is signed as it is read, so two reads of one game differ there alone."""
+def head_unsigned(replay: bytes, field: str = "head") -> bytes:
+    """A replay document's JSON with its head's signing time and signature left out (or those
+    of another `field`, such as an answer's `receipt`): the head is signed as it is read, so
+    two reads of one game differ there alone."""
     document = json.loads(replay)
-    document["head"] = {k: v for k, v in document["head"].items() if k not in ("at", "sig")}
+    document[field] = {k: v for k, v in document[field].items() if k not in ("at", "sig")}
     return json.dumps(document).encode()

@@ -94,7 +94,7 @@ def read_all(app, store_of_app: Store, game_id: str, entries: list[dict], cold: 
         answers.append((answer.status_code, answer.get_data()))
     replay = orjson.loads(answers[8][1])
     again = client.put(f"/v1/games/{game_id}/replay", json=replay, headers=OPERATOR)
-    answers.append((again.status_code, again.get_data()))
+    answers.append((again.status_code, head_unsigned(again.get_data(), "receipt")))
     answers[8] = (answers[8][0], head_unsigned(answers[8][1]))
     return answers
 

@@ -242,6 +242,10 @@ def test_an_ended_event_moves_to_another_server_whole(played, app):
         imported = other.put(url, json=document, headers=operator)
         assert imported.status_code == 201, imported.json
         assert imported.json["games"] == len(document["games"])
+        receipt = imported.json["receipt"]
+        assert (receipt["game"], receipt["seq"], receipt["hash"]) == (
+            event_id, document["entries"][-1]["seq"], document["entries"][-1]["hash"])
+        assert signatures.receipt_problem(receipt, other.get("/v1/keys").json["keys"]) is None
         assert other.put(url, json=document, headers=operator).status_code == 200
         assert other.get(f"/v1/events/{event_id}/standings").json["standings"] == \
             document["standings"]

@@ -11,6 +11,7 @@ from bench.played import replay
 from engine import log
 from engine.games import GAMES
 from engine.scoring import explained
+from engine.signatures import receipt_problem
 from service import create_app
 from tests.api import bearer, create
 from tests.service.test_openapi import Checked
@@ -44,9 +45,14 @@ def test_a_finished_game_is_stored_as_it_was_played_and_audits_clean(importing):
     document = replay("keltis-card", "imported", "imp-whole", ["ida", "ivo"])
     answer = put(importing, document)
     assert answer.status_code == 201 and answer.headers["Location"] == "/v1/games/imp-whole"
-    assert answer.json == {"id": "imp-whole", "game": "keltis-card", "imported": True,
-                           "version": document["version"],
-                           "hash": document["entries"][-1]["hash"]}
+    imported = answer.json
+    receipt = imported.pop("receipt")
+    assert imported == {"id": "imp-whole", "game": "keltis-card", "imported": True,
+                        "version": document["version"], "hash": document["entries"][-1]["hash"]}
+    # This server's receipt for the last entry it now holds (CONTRACT.md section 11).
+    assert (receipt["game"], receipt["seq"], receipt["hash"]) == (
+        "imp-whole", document["version"], document["entries"][-1]["hash"])
+    assert receipt_problem(receipt, importing.get("/v1/keys").json["keys"]) is None
     served = importing.get("/v1/games/imp-whole/replay").json
     # Signed by this server, for the last entry it now holds.
     assert served.pop("head")["hash"] == document["entries"][-1]["hash"]
