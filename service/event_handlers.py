@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from flask import Response
@@ -33,6 +35,7 @@ from service.signing import Keyring
 from service.streams import Form
 from store import Store, keys
 from store.events import ORGANISER
+from store.locks import Locked
 from store.log import AppendResult, now
 
 # What `handlers.new_id` hands out: braces would break the hash tag.
@@ -167,9 +170,29 @@ def _brief(result: dict[str, Any] | None) -> dict[str, Any] | None:
     return {k: result[k] for k in ("totals", "ranks", "final", "seq")}
 
 
+@contextmanager
+def _alone(store: Store, event_id: str) -> Iterator[None]:
+    """The event changed by this request alone (`store.events.changing`); 409
+    `version-conflict` when another change holds it past the wait, nothing done."""
+    with ExitStack() as held:
+        try:
+            held.enter_context(store.events.changing(event_id))
+        except Locked:
+            raise Problem(409, "version-conflict", "another request is changing the event"
+                          " (seating a round or withdrawing a player): nothing was done; ask"
+                          " again") from None
+        yield
+
+
 def seat_next_round(store: Store, signer: Keyring, event_id: str) -> dict[str, Any]:
     """Seat the next round: each table an ordinary game, created as `POST /v1/games` creates
-    one, dealt from the seed the event's draws for it."""
+    one, dealt from the seed the event's draws for it; the event changed by no other request
+    meanwhile, so that the games created are the round's."""
+    with _alone(store, event_id):
+        return _seated(store, signer, event_id)
+
+
+def _seated(store: Store, signer: Keyring, event_id: str) -> dict[str, Any]:
     entries = current(store, signer, event_id)
     created = entries[0]
     round_ = kinds.rounds_seated(entries) + 1
@@ -221,6 +244,11 @@ def _handed(number: int, game: dict[str, Any]) -> dict[str, Any]:
 
 
 def withdraw(store: Store, signer: Keyring, event_id: str, player: str) -> dict[str, Any]:
+    with _alone(store, event_id):
+        return _withdrawn(store, signer, event_id, player)
+
+
+def _withdrawn(store: Store, signer: Keyring, event_id: str, player: str) -> dict[str, Any]:
     entries = current(store, signer, event_id)
     if player not in entries[0]["players"]:
         raise Problem(404, "no-such-player", f"{player!r} does not play in this event")

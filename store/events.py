@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import redis
@@ -12,16 +13,31 @@ import redis
 from engine.log import GENESIS, chain
 from store import keys
 from store.games import token_digest
+from store.locks import Locks
 from store.log import Appended, Log, Writing
 from store.stored import ENTRY, entry_bytes
 
 ORGANISER = "organiser"
 
 
+# An organiser's change of an event is held alone this long at most (should its web process
+# die holding it); another waits for it this long.
+CHANGING_MS = 10_000
+CHANGING_WAIT_S = 5.0
+
+
 class Events:
-    def __init__(self, client: redis.Redis, log: Log):
+    def __init__(self, client: redis.Redis, log: Log, locks: Locks):
         self.redis = client
         self.log = log
+        self.locks = locks
+
+    def changing(self, event_id: str) -> AbstractContextManager[None]:
+        """Held while an organiser's request changes the event (seats a round, withdraws a
+        player): a seating creates its games before it appends them, and another change
+        meanwhile would refuse that append and leave the games outside the event. Another
+        change waits for it (`store.locks.Locked` past `CHANGING_WAIT_S`)."""
+        return self.locks.held(keys.event(event_id).lock, CHANGING_WAIT_S, CHANGING_MS)
 
     def create(self, event_id: str, created: Mapping[str, Any], seed: str, token: str
                ) -> dict[str, Any]:

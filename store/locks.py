@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import functools
 import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +20,8 @@ from store.stored import ProjField, Status, decode_meta, entry_from, request_of
 # Shorter than a work item's lease (`store.scheduler.LEASE_MS`): when the lease of a judge
 # that died lapses, the game is unlocked for the next.
 LOCK_MS = 4_000
+# How soon a lock held by another (`Locks.held`) is asked for again.
+_HELD_AGAIN_S = 0.02
 
 # Only the holder of the lock may release it; ARGV[1] is {"token": the holder's}.
 _RELEASE = """
@@ -83,6 +88,21 @@ class Locks:
         return batch.script(
             self._release, [keys.game(game_id).lock], [orjson.dumps({"token": token})]
         )
+
+    @contextmanager
+    def held(self, key: str, within_s: float, lock_ms: int) -> Iterator[None]:
+        """The lock `key` held while the block runs (for `lock_ms` at most, should its holder
+        die), waited for up to `within_s`: `Locked` past that, the block not run."""
+        token = secrets.token_hex(8)
+        deadline = time.monotonic() + within_s
+        while not self.redis.set(key, token, nx=True, px=lock_ms):
+            if time.monotonic() > deadline:
+                raise Locked(max(self.redis.pttl(key), 0) / 1000)
+            time.sleep(_HELD_AGAIN_S)
+        try:
+            yield
+        finally:
+            self._release(keys=[key], args=[orjson.dumps({"token": token})])
 
     def queue_judging(
         self, batch: Batch, game_id: str, cached: int, worker: str = ""

@@ -1,9 +1,11 @@
 """An event's bad input is a problem+json with a stable code and writes nothing; only the
 organiser seats and withdraws; a withdrawn player is seated no more."""
 
+import threading
+
 import pytest
 
-from store import keys
+from store import events, keys
 from tests.api import bearer
 
 EVENT = {"name": "cup", "game": "hermit", "players": ["ann", "bob", "cid", "dan", "eve"],
@@ -12,6 +14,15 @@ EVENT = {"name": "cup", "game": "hermit", "players": ["ann", "bob", "cid", "dan"
 
 def _events(app):
     return app.extensions["store"].redis.zcard(keys.EVENTS)
+
+
+def _games(app):
+    return app.extensions["store"].redis.zcard(keys.GAMES)
+
+
+def _organised(client, **change):
+    created = client.post("/v1/events", json={**EVENT, "game": "coloretto", **change}).json
+    return f"/v1/events/{created['id']}", created["id"], bearer(created["organiser_token"])
 
 
 @pytest.mark.parametrize(("change", "code"), [
@@ -71,3 +82,35 @@ def test_nobody_withdraws_from_an_event_that_ended(app, client):
     assert late.status_code == 409 and late.json["code"] == "event-complete"
     again = client.post(f"{url}/rounds", headers=organiser)
     assert again.status_code == 409 and again.json["code"] == "event-complete"
+
+
+def test_a_round_is_seated_only_once_another_change_of_the_event_is_done(app, client):
+    """A seating creates its games, then appends them: a change of the event in between would
+    leave them outside it. So a seating waits for another change under way, and creates
+    nothing meanwhile."""
+    url, event_id, organiser = _organised(client)
+    answers, before = [], _games(app)
+    with app.extensions["store"].events.changing(event_id):  # another request's change
+        seating = threading.Thread(target=lambda: answers.append(
+            client.post(f"{url}/rounds", headers=organiser)))
+        seating.start()
+        seating.join(0.3)
+        assert seating.is_alive() and _games(app) == before  # waiting, nothing created
+    seating.join(10)
+    assert answers[0].status_code == 201, answers[0].json
+    assert _games(app) == before + len(answers[0].json["tables"])
+
+
+def test_a_change_waiting_too_long_for_another_is_refused_and_creates_nothing(
+        app, client, monkeypatch):
+    monkeypatch.setattr(events, "CHANGING_WAIT_S", 0.05)
+    url, event_id, organiser = _organised(client)
+    before = _games(app)
+    with app.extensions["store"].events.changing(event_id):
+        seated = client.post(f"{url}/rounds", headers=organiser)
+        gone = client.post(f"{url}/withdrawals", json={"player": "cid"}, headers=organiser)
+    for refused in (seated, gone):
+        assert refused.status_code == 409 and refused.json["code"] == "version-conflict"
+    assert _games(app) == before
+    assert client.get(url).json["version"] == 1  # nothing appended
+    assert client.post(f"{url}/rounds", headers=organiser).status_code == 201  # released
