@@ -116,12 +116,18 @@ def score(session: Session, game: str, version: int | None, seat: int | None) ->
     found = client.get(f"/v1/games/{game}/score", **({"at": version} if version else {}))
 
     def draw(console: Console) -> None:
-        summary = client.get(f"/v1/games/{game}")
-        spec = specs(client)[summary["game"]]
-        lines = Lines(list(entries(client, game, 0)), summary["players"], spec)
+        lines, spec = _log_lines(client, game)
         breakdown(console, found, spec["lowest_wins"], lines)
 
     session.emit(found, draw)
+
+
+def _log_lines(client: Client, game: str) -> tuple[Lines, dict[str, Any]]:
+    """The game's log as `tablelog log` numbers it, to cite components by, and its title's
+    spec."""
+    summary = client.get(f"/v1/games/{game}")
+    spec = specs(client)[summary["game"]]
+    return Lines(list(entries(client, game, 0)), summary["players"], spec), spec
 
 
 def _verdict(value: bool | None) -> str:
@@ -148,8 +154,10 @@ def failures(report: Mapping[str, Any]) -> str | None:
     return f"It does not verify: entry {first['seq']} breaks ({why})."
 
 
-def print_report(console: Console, report: Mapping[str, Any]) -> None:
-    """The audit report of docs/api.md, Audits, read aloud."""
+def print_report(console: Console, report: Mapping[str, Any], lines: Lines | None = None
+                 ) -> None:
+    """The audit report of docs/api.md, Audits, read aloud; a claim's components cite the
+    `lines` of the log when given (as `score` does), else their entries."""
     console.print(f"hash chain: {_verdict(report['hash_chain_ok'])}; "
                   f"seed against its commitment: {_verdict(report['seed_ok'])}; "
                   f"verdicts and score re-judged: {_verdict(report['replay_ok'])}")
@@ -166,17 +174,17 @@ def print_report(console: Console, report: Mapping[str, Any]) -> None:
                       + (f" (the verdict on entry {m['of']})" if "of" in m else "")
                       + (f": {m['detail']}" if m.get("detail") else ""))
     for claim in report.get("claims") or []:
-        _claim(console, claim)
+        _claim(console, claim, lines)
     console.print(failures(report) or "It verifies.")
 
 
-def _claim(console: Console, claim: Mapping[str, Any]) -> None:
+def _claim(console: Console, claim: Mapping[str, Any], lines: Lines | None) -> None:
     difference = claim["claimed"] - claim["recomputed"]
     said = ("as recomputed" if difference == 0
             else f"{abs(difference)} {'more' if difference > 0 else 'fewer'} than recomputed")
     title = (f"seat {claim['seat']} claims {claim['claimed']}, recomputed "
              f"{claim['recomputed']}: {said}")
-    console.print(components(claim["components"], title))
+    console.print(components(claim["components"], title, lines, claim["seat"]))
 
 
 def _claims(given: Sequence[str]) -> dict[str, int]:
@@ -210,8 +218,16 @@ def _audited(client: Client, game: str, claimed: dict[str, int]) -> dict[str, An
 @with_session
 def audit(session: Session, game: str, claims: tuple[str, ...]) -> None:
     """Rebuild GAME from its log in a worker and explain each claimed total by its
-    components. Exit code 1 when the game does not verify or a claim is not the total."""
-    report = _audited(session.client(game), game, _claims(claims))
-    session.emit(report, lambda console: print_report(console, report))
+    components, citing the lines of the log as `score` does. Exit code 1 when the game does
+    not verify or a claim is not the total."""
+    client = session.client(game)
+    report = _audited(client, game, _claims(claims))
+
+    def draw(console: Console) -> None:
+        # A claim's components cite the log's lines, as `score` does: one numbering to argue in.
+        lines = _log_lines(client, game)[0] if report.get("claims") else None
+        print_report(console, report, lines)
+
+    session.emit(report, draw)
     if failures(report):
         raise click.exceptions.Exit(FAILED)

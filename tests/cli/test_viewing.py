@@ -130,6 +130,16 @@ def test_audit_explains_a_claim(tablelog, finished):
     assert right.exit_code == 0, right.output
     assert f"seat 0 claims {total}, recomputed {total}: as recomputed" in right.stdout
     assert right.stdout.endswith("It verifies.\n")
+    # Its components cite the lines `tablelog log` and `score` show (a verdict's line, not
+    # the submission's entry): one numbering to argue a score in.
+    assert "log lines" in right.stdout and "entries" not in right.stdout
+    verdicts = {e["of"]: e["seq"] for e in finished.http.get(
+        finished.url("/events?limit=1000")).json["events"] if e["type"] == "move-accepted"}
+    seat = next(p for p in finished.http.get(finished.url("/score")).json["players"]
+                if p["seat"] == 0)
+    cited = [", ".join(str(verdicts[e]) for e in c["events"]) for c in seat["components"]
+             if c["events"]]
+    assert cited and all(lines in right.stdout for lines in cited)
     wrong = tablelog("audit", finished.id, "--claim", f"0={total + 3}", "--claim", "1=0")
     assert wrong.exit_code == 1
     assert f"seat 0 claims {total + 3}, recomputed {total}: 3 more than recomputed" in wrong.stdout
