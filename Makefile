@@ -13,6 +13,8 @@ STAMP := $(VENV)/.installed
 # `make run` needs only what running takes (the `run` extra), not the test and lint tools.
 RUN_STAMP := $(VENV)/.installed-run
 PORT ?= 8000
+# Where `make run` serves: every interface by default; 127.0.0.1 for this machine alone.
+BIND_ADDRESS ?= 0.0.0.0
 # The Procfile's commands (gunicorn, python) are this virtualenv's.
 export PATH := $(abspath $(BIN)):$(PATH)
 
@@ -97,6 +99,7 @@ run: $(RUN_STAMP) redis-server
 	export PROMETHEUS_MULTIPROC_DIR=$${PROMETHEUS_MULTIPROC_DIR:-$(METRICS_DIR)}; \
 	mkdir -p "$$PROMETHEUS_MULTIPROC_DIR" && rm -f "$$PROMETHEUS_MULTIPROC_DIR"/*.db; \
 	if [ -t 2 ] && [ -z "$$TABLELOG_LOG_FORMAT" ]; then export TABLELOG_LOG_FORMAT=text; fi; \
+	export BIND_ADDRESS=$(BIND_ADDRESS); \
 	exec $(BIN)/honcho start -p $(PORT) -c web=1,worker=2
 
 test: $(STAMP) redis-server chromium valgrind node

@@ -32,6 +32,7 @@ import asyncio
 import http.client
 import multiprocessing
 import os
+import re
 import socket
 import statistics
 import struct
@@ -396,10 +397,9 @@ def main() -> None:
 def _settings() -> str:
     """The web's settings as this run has them: the Procfile's, but for what is set here."""
     web = stack.procfile()["web"]
-    defaults = dict(part.removeprefix("${").rstrip("}").split(":-") for part in web.split()
-                    if part.startswith("${") and ":-" in part)
+    defaults = dict(re.findall(r"\$\{(\w+):-([^}]*)\}", web))
     given = {name: os.environ.get(name, default) for name, default in defaults.items()
-             if name != "PORT"}
+             if name not in ("PORT", "BIND_ADDRESS")}
     given["TABLELOG_FOLLOWERS_SHARE"] = os.environ.get("TABLELOG_FOLLOWERS_SHARE",
                                                        str(FOLLOWERS_SHARE))
     changed = [f"{name}={os.environ[name]}" for name in given if name in os.environ]

@@ -86,8 +86,8 @@ def _stopped(proc: subprocess.Popen) -> None:
 
 def _start(command: str, redis_url: str, port: int, limits: dict[str, str]) -> subprocess.Popen:
     # The clients post far faster than a person: the limiter counts, and refuses nothing.
-    env = {**os.environ, "PORT": str(port), "REDIS_URL": redis_url, **limits,
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {**os.environ, "PORT": str(port), "BIND_ADDRESS": "127.0.0.1", "REDIS_URL": redis_url,
+           **limits, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     return subprocess.Popen(["bash", "-c", "exec " + command], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

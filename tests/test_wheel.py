@@ -122,7 +122,7 @@ def test_the_installed_service_plays_a_game_compacts_it_and_reads_it_back(instal
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("PYTHON") and k != "VIRTUAL_ENV"}
     env.update(PATH=f"{installed}{os.pathsep}{env.get('PATH', '')}", REDIS_URL=url,
-               PORT=str(port), WEB_CONCURRENCY="1", WEB_CONNECTIONS="100")
+               PORT=str(port), BIND_ADDRESS="127.0.0.1", WEB_CONCURRENCY="1", WEB_CONNECTIONS="100")
     homes = _run("python", "-c", "import cli, engine, schemas, service, store, workers;"
                  "print(*(m.__file__ for m in (cli, engine, schemas, service, store, workers)))",
                  cwd=deployed, env=env).split()

@@ -79,7 +79,8 @@ def serve(env: dict[str, str], workers: int = 1, web_log: Path | None = None,
     port = _free_port()
     # The Procfile names `gunicorn` and `python`: those of this virtualenv, as `make` sets PATH.
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    env = {**os.environ, "PATH": path, "PORT": str(port), "WEB_CONCURRENCY": "1", **env}
+    env = {**os.environ, "PATH": path, "PORT": str(port), "WEB_CONCURRENCY": "1",
+           "BIND_ADDRESS": "127.0.0.1", **env}
     lines = procfile()
     commands = [lines["web"], *[lines["worker"]] * workers, lines["auditor"]]
     with open(web_log or os.devnull, "wb") as web_out, \
