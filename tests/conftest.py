@@ -91,7 +91,7 @@ def start_workers(redis_url: str, count: int, *role: str) -> list[subprocess.Pop
         subprocess.Popen([sys.executable, "-m", "workers", *role], cwd=ROOT, env=env)
         for _ in range(count)
     ]
-    _STARTED.extend(procs)
+    started(procs)
     store = Store(redis.Redis.from_url(redis_url))
     live = store.audits.live_auditors if role else store.scheduler.live_workers
     deadline = time.monotonic() + _WORKERS_UP_SECONDS
@@ -106,16 +106,23 @@ def start_workers(redis_url: str, count: int, *role: str) -> list[subprocess.Pop
     return procs
 
 
-# Every worker the suite started: one still running when the session ends is stopped then.
+# Every process the suite started (`started`): one still running when the session ends is
+# stopped then.
 _STARTED: list[subprocess.Popen] = []
 
 
+def started(procs: list[subprocess.Popen]) -> list[subprocess.Popen]:
+    """`procs`, remembered to be stopped when the session ends if they still run then."""
+    _STARTED.extend(procs)
+    return procs
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Stop any worker the suite started that is still running (a fixture's teardown that did
-    not run, an interrupted session): two auditors once outlived a whole suite, parentless."""
+    """Stop any process the suite started that is still running (a fixture's teardown that
+    did not run, an interrupted session): auditors once outlived a whole suite, parentless."""
     left = [proc for proc in _STARTED if proc.poll() is None]
     if left:
-        sys.stderr.write(f"\nstopping {len(left)} workers the suite left running: "
+        sys.stderr.write(f"\nstopping {len(left)} processes the suite left running: "
                          f"{', '.join(str(proc.pid) for proc in left)}\n")
         stop(left)
 

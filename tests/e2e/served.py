@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, _free_port, stop
+from tests.conftest import ROOT, _free_port, started, stop
 
 _UP_SECONDS = 30
 
@@ -85,12 +85,12 @@ def serve(env: dict[str, str], workers: int = 1, web_log: Path | None = None,
     commands = [lines["web"], *[lines["worker"]] * workers, lines["auditor"]]
     with open(web_log or os.devnull, "wb") as web_out, \
             open(worker_log or os.devnull, "wb") as worker_out:
-        procs = [
+        procs = started([
             subprocess.Popen(["bash", "-c", "exec " + command.strip()], cwd=ROOT, env=env,
                              stdout=web_out if i == 0 else worker_out,
                              stderr=web_out if i == 0 else worker_out)
             for i, command in enumerate(commands)
-        ]
+        ])
     client = Http(f"http://127.0.0.1:{port}")
     try:
         wait_until_up(client, workers)
