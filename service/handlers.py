@@ -370,16 +370,16 @@ CAUGHT_UP_S = 2.0
 
 def _caught_up(store: Store, game_id: str) -> tuple[int, Any] | None:
     """The log's version and the engine state there (encoded) once every submission in the
-    log is judged, waiting up to `CAUGHT_UP_S` for their verdicts; None past that."""
+    log is judged, waiting up to `CAUGHT_UP_S` for their verdicts (on the process's hub, as a
+    move's wait does: no connection held meanwhile); None past that."""
     deadline = time.monotonic() + CAUGHT_UP_S
     while (head := store.log.head(game_id)) is not None:
         version, saved = _state(store, game_id)
         if version == head[0]:
             return version, saved
-        left_ms = int((deadline - time.monotonic()) * 1000)
-        if left_ms <= 0:
+        if (left := deadline - time.monotonic()) <= 0:
             break
-        store.log.wait_past(game_id, head[0], left_ms)
+        store.hub.wait(game_id, head[0], left, Waiter(urgent=True))
     return None
 
 

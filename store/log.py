@@ -515,12 +515,6 @@ class Log:
         version, last_hash = self.redis.hmget(keys.game(game_id).meta, "version", "hash")
         return None if version is None else (int(version), last_hash.decode())
 
-    def wait_past(self, game_id: str, seq: int, timeout_ms: int) -> int:
-        """Block until a live game's log holds entries past `seq`, or `timeout_ms` is up; the
-        last seq seen then (`seq` when none came)."""
-        found = self.redis.xread({keys.game(game_id).log: f"{seq}-0"}, block=max(timeout_ms, 1))
-        return int(found[0][1][-1][0].split(b"-")[0]) if found else seq
-
     def verdict(self, game_id: str, seq: int) -> dict[str, Any] | None:
         """The verdict entry on submission `seq`, in one round trip, or None while pending."""
         if (record := self.compacted.cached(game_id)) is None:

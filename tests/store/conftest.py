@@ -50,6 +50,12 @@ def append(store: Store, game_id: str, bodies: list[dict], **writing) -> Appende
     return store.log.write(Writing(game_id, tuple(bodies), **writing))
 
 
+def wait_past(store: Store, game_id: str, after: int, timeout_ms: int) -> int:
+    """Block until the log holds entries after `after` or the time is up; the last seq seen."""
+    found = store.redis.xread({keys.game(game_id).log: f"{after}-0"}, block=timeout_ms)
+    return int(found[0][1][-1][0].split(b"-")[0]) if found else after
+
+
 @contextmanager
 def once_blocked(store: Store, command: str, act: Callable[[], object]) -> Iterator[None]:
     """Run `act` in a thread once a connection of `store` is blocked in `command` (as CLIENT

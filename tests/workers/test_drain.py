@@ -17,7 +17,7 @@ from store import Store, keys, scheduler
 from store.stored import ProjField
 from tests.api import create
 from tests.conftest import start_workers, stop
-from tests.store.conftest import append, release_lock, take_lock, wait_until_blocked
+from tests.store.conftest import append, release_lock, take_lock, wait_past, wait_until_blocked
 from workers import jobs
 from workers.drain import Drain
 from workers.queue import DRAIN_TIMEOUT_S, queue
@@ -78,7 +78,7 @@ def test_a_starting_worker_judges_what_was_written_while_none_ran(store, quiet_u
     try:
         deadline = time.monotonic() + 15
         while verdicts(store, game_id) == [] and time.monotonic() < deadline:
-            store.log.wait_past(game_id, 2, 500)
+            wait_past(store, game_id, 2, 500)
     finally:
         stop(worker)
     assert verdicts(store, game_id) == ["move-accepted"]
@@ -135,7 +135,7 @@ def judged_by_a_new_worker(store, quiet_url, game_id):
         while time.monotonic() - start < 15:
             if verdicts(store, game_id):
                 return time.monotonic() - start
-            store.log.wait_past(game_id, 2, 200)
+            wait_past(store, game_id, 2, 200)
         return None
     finally:
         stop(worker)
@@ -164,9 +164,9 @@ def test_a_drain_waits_for_the_next_move_and_judges_it_in_the_same_job(store):
     done = {}
     draining = threading.Thread(target=lambda: done.update(written=jobs.drain(linger_s=3)))
     draining.start()
-    store.log.wait_past(first, 2, 2000)  # its verdict: the drain now waits for more
+    wait_past(store, first, 2, 2000)  # its verdict: the drain now waits for more
     second = pending_game(store, seed="second")  # a move a moment later, as a person plays
-    store.log.wait_past(second, 2, 2000)
+    wait_past(store, second, 2, 2000)
     assert verdicts(store, second) == ["move-accepted"] and draining.is_alive()
     draining.join(10)
     assert done == {"written": 2}

@@ -16,7 +16,7 @@ from store.batch import Batch
 from store.locks import Locked
 from store.log import Writing
 from store.stored import Status
-from tests.store.conftest import append, release_lock, take_lock
+from tests.store.conftest import append, release_lock, take_lock, wait_past
 from workers import jobs
 from workers.drain import Drain, Work, judge_pending
 from workers.judging import STATES, hand
@@ -126,7 +126,7 @@ def test_drain_job_judges_every_game_with_work(store, redis_url, monkeypatch):
         submit(store, game_id, 0, {"type": "draw"})
     assert jobs.drain(linger_s=0) == 3
     for game_id in games:
-        store.log.wait_past(game_id, 2, 5000)
+        wait_past(store, game_id, 2, 5000)
         assert not has_pending(store, game_id)
         assert kinds(store, game_id)[-1] == "move-accepted"
 
